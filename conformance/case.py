@@ -1,0 +1,165 @@
+"""A case: a program plus the input sets it is run on, and how to make concrete inputs.
+
+An :class:`InputSet` is small data (batch size, a value seed, keyword-argument values); the arrays
+themselves are made from it deterministically by :func:`materialize`, so a case file stays small and
+still names exact inputs. The first input set is the *example* a path converts with; the others are
+*fresh* inputs that test generalisation: other values (which may take the other branch), another
+size along the dynamic dim, other kwarg values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .ir import DictSpec, Program, ProgramError, SeqSpec, Spec, TensorSpec
+
+ROLES = ("example", "values", "batch", "kwargs")
+
+
+@dataclass(frozen=True)
+class InputSet:
+    role: str
+    batch: int
+    seed: int
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"role": self.role, "batch": self.batch, "seed": self.seed, "kwargs": dict(self.kwargs)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "InputSet":
+        return cls(d["role"], int(d["batch"]), int(d["seed"]), tuple(sorted(d.get("kwargs", {}).items())))
+
+
+@dataclass(frozen=True)
+class Case:
+    program: Program
+    inputs: tuple[InputSet, ...]
+
+    @property
+    def id(self) -> str:
+        h = hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()
+        return h[:12]
+
+    @property
+    def example(self) -> InputSet:
+        return self.inputs[0]
+
+    def to_dict(self) -> dict:
+        return {"program": self.program.to_dict(), "inputs": [i.to_dict() for i in self.inputs]}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Case":
+        if not isinstance(d, dict) or "program" not in d or "inputs" not in d:
+            raise ProgramError("a case is a JSON object with 'program' and 'inputs'")
+        program = Program.from_dict(d["program"])
+        try:
+            inputs = tuple(InputSet.from_dict(i) for i in d["inputs"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ProgramError(f"malformed input set: {type(e).__name__}: {e}") from None
+        if not inputs:
+            raise ProgramError("a case needs at least one input set")
+        kw = {k.name: k for k in program.kwargs}
+        for s in inputs:
+            if s.role not in ROLES:
+                raise ProgramError(f"unknown input-set role {s.role!r}; known: {', '.join(ROLES)}")
+            if s.batch < 1:
+                raise ProgramError(f"batch must be >= 1, got {s.batch}")
+            for name, _ in s.kwargs:
+                if name not in kw:
+                    raise ProgramError(f"input set passes unknown kwarg {name!r}")
+        return cls(program, inputs)
+
+
+def _leaf_array(spec: TensorSpec, batch: int, rng: np.random.Generator) -> np.ndarray:
+    shape = spec.type.concrete(batch)
+    if spec.dtype == "float32":
+        return rng.uniform(spec.low, spec.high, size=shape).astype(np.float32)
+    if spec.dtype == "int64":
+        return rng.integers(int(spec.low), int(spec.high) + 1, size=shape, dtype=np.int64)
+    return rng.random(size=shape) < 0.5
+
+
+def _build(spec: Spec, batch: int, rng: np.random.Generator):
+    if isinstance(spec, TensorSpec):
+        return _leaf_array(spec, batch, rng)
+    if isinstance(spec, SeqSpec):
+        items = [_build(i, batch, rng) for i in spec.items]
+        return items if spec.kind == "list" else tuple(items)
+    if isinstance(spec, DictSpec):
+        return {k: _build(v, batch, rng) for k, v in spec.items}
+    raise ProgramError(f"not an input spec: {spec!r}")
+
+
+def materialize(program: Program, inputs: InputSet) -> tuple[list, dict]:
+    """Concrete numpy inputs: (positional args as nested list/tuple/dict trees, kwargs)."""
+    rng = np.random.default_rng([program.seed, inputs.seed])
+    args = [_build(i.spec, inputs.batch, rng) for i in program.inputs]
+    kwargs = {k.name: k.default for k in program.kwargs}
+    kwargs.update(dict(inputs.kwargs))
+    return args, kwargs
+
+
+def flatten(tree) -> list:
+    """Leaves of a nested list/tuple/dict tree in the order frameworks flatten them."""
+    if isinstance(tree, (list, tuple)):
+        return [leaf for item in tree for leaf in flatten(item)]
+    if isinstance(tree, dict):
+        return [leaf for item in tree.values() for leaf in flatten(item)]
+    return [tree]
+
+
+def unflatten(like, leaves: list):
+    """Rebuild ``like``'s structure from a flat list of leaves (inverse of :func:`flatten`)."""
+    it = iter(leaves)
+
+    def build(node):
+        if isinstance(node, list):
+            return [build(i) for i in node]
+        if isinstance(node, tuple):
+            return tuple(build(i) for i in node)
+        if isinstance(node, dict):
+            return {k: build(v) for k, v in node.items()}
+        return next(it)
+
+    out = build(like)
+    rest = sum(1 for _ in it)
+    if rest:
+        raise ValueError(f"{rest} leaves left over when rebuilding the structure")
+    return out
+
+
+def map_tree(fn, tree):
+    if isinstance(tree, list):
+        return [map_tree(fn, i) for i in tree]
+    if isinstance(tree, tuple):
+        return tuple(map_tree(fn, i) for i in tree)
+    if isinstance(tree, dict):
+        return {k: map_tree(fn, v) for k, v in tree.items()}
+    return fn(tree)
+
+
+def save_inputs(path, program: Program, inputs: InputSet) -> None:
+    """Write concrete inputs to an ``.npz`` (leaf paths as keys, kwargs as JSON) for reproducers."""
+    args, kwargs = materialize(program, inputs)
+    arrays = {}
+    for inp, value in zip(program.inputs, args):
+        _collect(arrays, inp.name, value)
+    arrays["__kwargs__"] = np.array(json.dumps(kwargs))
+    np.savez(path, **arrays)
+
+
+def _collect(out: dict, prefix: str, value) -> None:
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _collect(out, f"{prefix}.{i}", v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _collect(out, f"{prefix}.{k}", v)
+    else:
+        out[prefix] = value

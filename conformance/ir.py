@@ -1,0 +1,494 @@
+"""The framework-neutral program IR.
+
+A :class:`Program` is plain data: its parameters (initialised from the program's seed), a tree of
+tensor inputs, non-tensor keyword arguments with defaults, a body of statements and an output tree.
+It round-trips through JSON exactly (``Program.from_json(p.to_json()) == p``) and is checked on
+load, so a malformed case file fails with a :class:`ProgramError` naming what is wrong.
+
+Semantics follow Python: variables are tensors; a variable assigned inside a block (branch or
+loop body) is local to that block unless it already existed outside it, in which case it must keep
+its type. ``"B"`` in a shape is the one dynamic dimension a program may have (the batch size).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Union
+
+FORMAT_VERSION = 1
+
+#: Logical dtypes. ``float32`` is rendered as float64 for the fp64 reference run.
+DTYPES = ("float32", "int64", "bool")
+DYNAMIC = "B"
+
+Dim = Union[int, str]
+
+
+class ProgramError(ValueError):
+    """A program (or case file) is malformed: the message says where and what."""
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: tuple[Dim, ...]
+    dtype: str = "float32"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def concrete(self, batch: int) -> tuple[int, ...]:
+        return tuple(batch if d == DYNAMIC else d for d in self.shape)
+
+    def __str__(self) -> str:
+        return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
+
+
+# ---------------------------------------------------------------- input signature and outputs
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """A tensor input: its type and the range its values are drawn from."""
+
+    shape: tuple[Dim, ...]
+    dtype: str = "float32"
+    low: float = -1.0
+    high: float = 1.0
+
+    @property
+    def type(self) -> TensorType:
+        return TensorType(self.shape, self.dtype)
+
+
+@dataclass(frozen=True)
+class SeqSpec:
+    """A ``list`` (homogeneous) or ``tuple`` input."""
+
+    kind: str  # "list" | "tuple"
+    items: tuple["Spec", ...]
+
+
+@dataclass(frozen=True)
+class DictSpec:
+    """A ``dict`` input with string keys (homogeneous values)."""
+
+    items: tuple[tuple[str, "Spec"], ...]
+
+
+Spec = Union[TensorSpec, SeqSpec, DictSpec]
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    spec: Spec
+
+
+@dataclass(frozen=True)
+class Kwarg:
+    """A non-tensor keyword argument: its type, default and the values cases may pass."""
+
+    name: str
+    type: str  # "bool" | "int" | "float" | "str"
+    default: Any
+    choices: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A weight: values are uniform in [-scale, scale], drawn from (program seed, index)."""
+
+    name: str
+    shape: tuple[int, ...]
+    scale: float = 0.5
+
+
+@dataclass(frozen=True)
+class OutVar:
+    name: str
+
+
+@dataclass(frozen=True)
+class OutSeq:
+    kind: str  # "tuple" | "list"
+    items: tuple["Out", ...]
+
+
+@dataclass(frozen=True)
+class OutDict:
+    items: tuple[tuple[str, "Out"], ...]
+
+
+Out = Union[OutVar, OutSeq, OutDict]
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class TensorCond:
+    """``var.<reduce>() <cmp> value``: data-dependent."""
+
+    var: str
+    reduce: str  # sum | mean | amax | amin
+    cmp: str  # > | <
+    value: float
+
+
+@dataclass(frozen=True)
+class KwargCond:
+    """``flag`` / ``not flag`` (bool), ``mode == "x"`` (str), ``n > 2`` (int), ``alpha > 0.5``."""
+
+    name: str
+    cmp: str  # truth | not | == | > | <
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class ShapeCond:
+    """``var.shape[dim] <cmp> value``: depends on input sizes."""
+
+    var: str
+    dim: int
+    cmp: str
+    value: int
+
+
+@dataclass(frozen=True)
+class LoopVarCond:
+    """``i <cmp> value`` on the index of an enclosing ``for``."""
+
+    var: str
+    cmp: str
+    value: int
+
+
+Cond = Union[TensorCond, KwargCond, ShapeCond, LoopVarCond]
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Get:
+    """``out = source[path...]``: reads a leaf of a (nested) input."""
+
+    out: str
+    source: str
+    path: tuple[Union[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class OpStmt:
+    """``out = op(args..., **attrs)``; ``params`` name the weights the op uses."""
+
+    out: str
+    op: str
+    args: tuple[str, ...]
+    attrs: tuple[tuple[str, Any], ...] = ()
+    params: tuple[str, ...] = ()
+
+    @property
+    def attr(self) -> dict[str, Any]:
+        return dict(self.attrs)
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Cond
+    then: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...] = ()
+
+
+@dataclass(frozen=True)
+class While:
+    """``while counter < max_iter and cond:`` — the bound keeps every path terminating."""
+
+    cond: TensorCond
+    max_iter: int
+    counter: str
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class For:
+    """``for var in range(count)``; ``count`` is an int or the name of an int kwarg."""
+
+    var: str
+    count: Union[int, str]
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Break:
+    pass
+
+
+@dataclass(frozen=True)
+class Continue:
+    pass
+
+
+@dataclass(frozen=True)
+class Return:
+    value: Out
+
+
+Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return]
+
+
+@dataclass(frozen=True)
+class Program:
+    seed: int
+    inputs: tuple[Input, ...]
+    kwargs: tuple[Kwarg, ...]
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+    output: Out
+    meta: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    # -- queries -------------------------------------------------------------------------
+    def walk(self) -> Iterator[Stmt]:
+        """Every statement, depth first."""
+        yield from walk(self.body)
+
+    def constructs(self) -> set[str]:
+        """The constructs this program exercises (used for coverage counts and reports)."""
+        found: set[str] = set()
+        for inp in self.inputs:
+            if isinstance(inp.spec, (SeqSpec, DictSpec)):
+                found.add("nested_input")
+                found.add("dict_input" if isinstance(inp.spec, DictSpec) else f"{inp.spec.kind}_input")
+        if self.kwargs:
+            found.add("kwargs")
+        if any(DYNAMIC in leaf.shape for leaf in self.input_leaves()):
+            found.add("dynamic_dim")
+        for s in self.walk():
+            if isinstance(s, If):
+                found.add({TensorCond: "if_tensor", KwargCond: "if_kwarg", ShapeCond: "if_shape",
+                           LoopVarCond: "if_loopvar"}[type(s.cond)])
+            elif isinstance(s, While):
+                found.add("while_tensor")
+            elif isinstance(s, For):
+                found.add("for_kwarg" if isinstance(s.count, str) else "for_const")
+            elif isinstance(s, Break):
+                found.add("break")
+            elif isinstance(s, Continue):
+                found.add("continue")
+            elif isinstance(s, Return):
+                found.add("early_return")
+        return found
+
+    def has_data_dependent_control_flow(self) -> bool:
+        return bool({"if_tensor", "while_tensor"} & self.constructs())
+
+    def ops(self) -> list[str]:
+        return [s.op for s in self.walk() if isinstance(s, OpStmt)]
+
+    def input_leaves(self) -> list[TensorSpec]:
+        return [leaf for inp in self.inputs for _, leaf in spec_leaves(inp.spec)]
+
+    def size(self) -> int:
+        return sum(1 for _ in self.walk())
+
+    # -- JSON ------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT_VERSION,
+            "seed": self.seed,
+            "inputs": [{"name": i.name, "spec": _spec_to(i.spec)} for i in self.inputs],
+            "kwargs": [{"name": k.name, "type": k.type, "default": k.default, "choices": list(k.choices)}
+                       for k in self.kwargs],
+            "params": [{"name": p.name, "shape": list(p.shape), "scale": p.scale} for p in self.params],
+            "body": [_stmt_to(s) for s in self.body],
+            "output": _out_to(self.output),
+            **({"meta": dict(self.meta)} if self.meta else {}),
+        }
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, **kw)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Program":
+        """Build and type-check a program; raises :class:`ProgramError` on malformed data."""
+        try:
+            if not isinstance(d, dict):
+                raise ProgramError(f"a program is a JSON object, got {type(d).__name__}")
+            if d.get("format") != FORMAT_VERSION:
+                raise ProgramError(f"unsupported program format {d.get('format')!r} (expected {FORMAT_VERSION})")
+            prog = cls(
+                seed=int(d["seed"]),
+                inputs=tuple(Input(i["name"], _spec_from(i["spec"])) for i in d["inputs"]),
+                kwargs=tuple(Kwarg(k["name"], k["type"], k["default"], tuple(k["choices"])) for k in d["kwargs"]),
+                params=tuple(Param(p["name"], tuple(int(x) for x in p["shape"]), float(p["scale"]))
+                             for p in d["params"]),
+                body=tuple(_stmt_from(s) for s in d["body"]),
+                output=_out_from(d["output"]),
+                meta=tuple(sorted(d.get("meta", {}).items())),
+            )
+        except ProgramError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ProgramError(f"malformed program: {type(e).__name__}: {e}") from None
+        from .validate import check_program
+
+        check_program(prog)
+        return prog
+
+    @classmethod
+    def from_json(cls, text: str) -> "Program":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ProgramError(f"not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    @property
+    def id(self) -> str:
+        """A short content hash: the same program always has the same id."""
+        d = self.to_dict()
+        d.pop("meta", None)
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def walk(stmts) -> Iterator[Stmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk(s.then)
+            yield from walk(s.orelse)
+        elif isinstance(s, (While, For)):
+            yield from walk(s.body)
+
+
+def spec_leaves(spec: Spec, path: tuple = ()) -> Iterator[tuple[tuple, TensorSpec]]:
+    """(path, leaf) for every tensor of an input tree, in the order frameworks flatten it."""
+    if isinstance(spec, TensorSpec):
+        yield path, spec
+    elif isinstance(spec, SeqSpec):
+        for i, item in enumerate(spec.items):
+            yield from spec_leaves(item, path + (i,))
+    else:
+        for k, item in spec.items:
+            yield from spec_leaves(item, path + (k,))
+
+
+def out_leaves(out: Out) -> Iterator[str]:
+    if isinstance(out, OutVar):
+        yield out.name
+    elif isinstance(out, OutSeq):
+        for item in out.items:
+            yield from out_leaves(item)
+    else:
+        for _, item in out.items:
+            yield from out_leaves(item)
+
+
+# ---------------------------------------------------------------- JSON codecs
+
+
+def _spec_to(s: Spec) -> dict:
+    if isinstance(s, TensorSpec):
+        return {"kind": "tensor", "shape": list(s.shape), "dtype": s.dtype, "low": s.low, "high": s.high}
+    if isinstance(s, SeqSpec):
+        return {"kind": s.kind, "items": [_spec_to(i) for i in s.items]}
+    return {"kind": "dict", "items": [[k, _spec_to(v)] for k, v in s.items]}
+
+
+def _spec_from(d: dict) -> Spec:
+    kind = d["kind"]
+    if kind == "tensor":
+        return TensorSpec(tuple(d["shape"]), d["dtype"], float(d["low"]), float(d["high"]))
+    if kind in ("list", "tuple"):
+        return SeqSpec(kind, tuple(_spec_from(i) for i in d["items"]))
+    if kind == "dict":
+        return DictSpec(tuple((k, _spec_from(v)) for k, v in d["items"]))
+    raise ProgramError(f"unknown input kind {kind!r}")
+
+
+def _out_to(o: Out) -> dict:
+    if isinstance(o, OutVar):
+        return {"kind": "var", "name": o.name}
+    if isinstance(o, OutSeq):
+        return {"kind": o.kind, "items": [_out_to(i) for i in o.items]}
+    return {"kind": "dict", "items": [[k, _out_to(v)] for k, v in o.items]}
+
+
+def _out_from(d: dict) -> Out:
+    kind = d["kind"]
+    if kind == "var":
+        return OutVar(d["name"])
+    if kind in ("tuple", "list"):
+        return OutSeq(kind, tuple(_out_from(i) for i in d["items"]))
+    if kind == "dict":
+        return OutDict(tuple((k, _out_from(v)) for k, v in d["items"]))
+    raise ProgramError(f"unknown output kind {kind!r}")
+
+
+_CONDS = {"tensor": TensorCond, "kwarg": KwargCond, "shape": ShapeCond, "loopvar": LoopVarCond}
+_COND_NAMES = {v: k for k, v in _CONDS.items()}
+
+
+def _cond_to(c: Cond) -> dict:
+    return {"kind": _COND_NAMES[type(c)], **c.__dict__}
+
+
+def _cond_from(d: dict) -> Cond:
+    d = dict(d)
+    kind = d.pop("kind")
+    if kind not in _CONDS:
+        raise ProgramError(f"unknown condition kind {kind!r}")
+    return _CONDS[kind](**d)
+
+
+def _stmt_to(s: Stmt) -> dict:
+    if isinstance(s, Get):
+        return {"kind": "get", "out": s.out, "source": s.source, "path": list(s.path)}
+    if isinstance(s, OpStmt):
+        return {"kind": "op", "out": s.out, "op": s.op, "args": list(s.args),
+                "attrs": {k: v for k, v in s.attrs}, "params": list(s.params)}
+    if isinstance(s, If):
+        return {"kind": "if", "cond": _cond_to(s.cond), "then": [_stmt_to(x) for x in s.then],
+                "else": [_stmt_to(x) for x in s.orelse]}
+    if isinstance(s, While):
+        return {"kind": "while", "cond": _cond_to(s.cond), "max_iter": s.max_iter, "counter": s.counter,
+                "body": [_stmt_to(x) for x in s.body]}
+    if isinstance(s, For):
+        return {"kind": "for", "var": s.var, "count": s.count, "body": [_stmt_to(x) for x in s.body]}
+    if isinstance(s, Break):
+        return {"kind": "break"}
+    if isinstance(s, Continue):
+        return {"kind": "continue"}
+    return {"kind": "return", "value": _out_to(s.value)}
+
+
+def _attr_value(v):
+    return tuple(_attr_value(x) for x in v) if isinstance(v, list) else v
+
+
+def _stmt_from(d: dict) -> Stmt:
+    kind = d["kind"]
+    if kind == "get":
+        return Get(d["out"], d["source"], tuple(d["path"]))
+    if kind == "op":
+        return OpStmt(d["out"], d["op"], tuple(d["args"]),
+                      tuple(sorted((k, _attr_value(v)) for k, v in d.get("attrs", {}).items())),
+                      tuple(d.get("params", ())))
+    if kind == "if":
+        return If(_cond_from(d["cond"]), tuple(_stmt_from(x) for x in d["then"]),
+                  tuple(_stmt_from(x) for x in d.get("else", ())))
+    if kind == "while":
+        cond = _cond_from(d["cond"])
+        if not isinstance(cond, TensorCond):
+            raise ProgramError("a while condition must be a tensor condition")
+        return While(cond, int(d["max_iter"]), d["counter"], tuple(_stmt_from(x) for x in d["body"]))
+    if kind == "for":
+        return For(d["var"], d["count"], tuple(_stmt_from(x) for x in d["body"]))
+    if kind == "break":
+        return Break()
+    if kind == "continue":
+        return Continue()
+    if kind == "return":
+        return Return(_out_from(d["value"]))
+    raise ProgramError(f"unknown statement kind {kind!r}")

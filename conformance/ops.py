@@ -1,0 +1,521 @@
+"""Op records: one declarative record per op.
+
+Each :class:`OpRecord` holds what the generator, the type checker and the renderers need:
+
+* ``infer``: the shape and dtype rule (raises :class:`~conformance.ir.ProgramError` when the
+  arguments do not fit);
+* ``domain``: which argument value ranges are valid (``log`` needs positive inputs, ``exp``
+  bounded ones), and ``bound``: the value range of the result — together they keep generated
+  programs free of NaN and overflow by construction;
+* ``attrs``: how the generator draws the op's attributes; ``params``: the weights it needs;
+* ``emit``: one source template per framework (``{0}`` is the first argument, ``{p0}`` the first
+  weight, ``{float}`` the float dtype, other names are attributes). A framework without a template
+  cannot render the op yet;
+* ``discontinuous``: the result jumps at a threshold (comparisons, casts to int), so the oracle's
+  branch-flip guard watches it;
+* ``tolerance``: notes on numerical behaviour, shown in the generated ops table.
+
+``OPS`` maps names to records; ``conformance ops`` prints the table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from .ir import DYNAMIC, ProgramError, TensorType
+
+Interval = tuple[float, float]
+
+#: Largest batch size a dynamic dimension takes; used for value bounds of reductions over it.
+MAX_BATCH = 6
+#: Generated values stay within this magnitude (keeps fp32 far from overflow).
+MAX_ABS = 1e4
+#: Float keyword arguments take values in this range.
+FLOAT_KWARG_RANGE = (-2.0, 2.0)
+
+
+def _hull(*xs: float) -> Interval:
+    return (min(xs), max(xs))
+
+
+def _size(d) -> int:
+    return MAX_BATCH if d == DYNAMIC else d
+
+
+def _need(ok: bool, msg: str) -> None:
+    if not ok:
+        raise ProgramError(msg)
+
+
+def _float(t: TensorType, op: str) -> None:
+    _need(t.dtype == "float32", f"{op} needs a float tensor, got {t}")
+
+
+def broadcast(a: tuple, b: tuple) -> tuple:
+    """NumPy broadcasting of two shapes with the dynamic dim as a symbol; raises if they do not fit."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise ProgramError(f"shapes {list(a)} and {list(b)} do not broadcast")
+    return tuple(reversed(out))
+
+
+def _axis(t: TensorType, attrs: Mapping) -> int:
+    d = attrs["dim"]
+    _need(-t.rank <= d < t.rank, f"dim {d} out of range for {t}")
+    return d % t.rank
+
+
+@dataclass(frozen=True)
+class OpRecord:
+    name: str
+    family: str
+    arity: int
+    doc: str
+    infer: Callable[[Sequence[TensorType], Mapping], TensorType]
+    bound: Callable[[Sequence[Interval], Mapping, Sequence[TensorType]], Interval]
+    emit: Mapping[str, str]
+    domain: Callable[[Sequence[Interval], Sequence[TensorType]], bool] = lambda ivs, ts: True
+    attrs: Optional[Callable[[Any, Sequence[TensorType]], dict]] = None  # (draw, types) -> attrs
+    params: Callable[[Sequence[TensorType], Mapping], list[tuple[tuple[int, ...], float]]] = lambda ts, a: []
+    arg_dtypes: tuple[str, ...] = ("float32",)
+    discontinuous: bool = False
+    tolerance: str = ""
+    frameworks: tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self):
+        object.__setattr__(self, "frameworks", tuple(sorted(self.emit)))
+
+    def check(self, types: Sequence[TensorType], attrs: Mapping) -> TensorType:
+        _need(len(types) == self.arity, f"{self.name} takes {self.arity} arguments, got {len(types)}")
+        for i, (t, want) in enumerate(zip(types, self.arg_dtypes * self.arity)):
+            if want != "any":
+                _need(t.dtype == want, f"{self.name} argument {i} must be {want}, got {t}")
+        return self.infer(types, attrs)
+
+
+OPS: dict[str, OpRecord] = {}
+
+
+def op(**kw) -> OpRecord:
+    rec = OpRecord(**kw)
+    OPS[rec.name] = rec
+    return rec
+
+
+def _same(ts, a):
+    return ts[0]
+
+
+def _mono(f):
+    """Bound of a monotone increasing elementwise function."""
+    return lambda ivs, a, ts: (f(ivs[0][0]), f(ivs[0][1]))
+
+
+def _within(lo=-math.inf, hi=math.inf):
+    return lambda ivs, ts: lo <= ivs[0][0] and ivs[0][1] <= hi
+
+
+def _st():
+    import hypothesis.strategies as st
+
+    return st
+
+
+def _sigmoid(x):
+    if x < 0:
+        e = math.exp(x)
+        return e / (1 + e)
+    return 1 / (1 + math.exp(-x))
+
+
+def _softplus(x):
+    return math.log1p(math.exp(-abs(x))) + max(x, 0.0)
+
+
+# ---------------------------------------------------------------- unary elementwise
+
+
+def unary(name, family, torch_tpl, bound, doc, domain=None, tolerance="", **kw):
+    return op(name=name, family=family, arity=1, doc=doc, infer=_same, bound=bound,
+              emit={"torch": torch_tpl}, domain=domain or (lambda ivs, ts: True), tolerance=tolerance, **kw)
+
+
+unary("neg", "elementwise", "-{0}", lambda ivs, a, ts: (-ivs[0][1], -ivs[0][0]), "negation")
+unary("abs", "elementwise", "torch.abs({0})",
+      lambda ivs, a, ts: (0.0 if ivs[0][0] <= 0 <= ivs[0][1] else min(map(abs, ivs[0])), max(map(abs, ivs[0]))),
+      "absolute value")
+unary("square", "elementwise", "{0} * {0}",
+      lambda ivs, a, ts: (0.0 if ivs[0][0] <= 0 <= ivs[0][1] else min(x * x for x in ivs[0]),
+                          max(x * x for x in ivs[0])), "x * x")
+unary("exp", "elementwise", "torch.exp({0})", _mono(math.exp), "exponential",
+      domain=_within(hi=6.0), tolerance="vectorised exp differs by ~1 ulp between kernels")
+unary("log", "elementwise", "torch.log({0})", _mono(math.log), "natural log", domain=_within(lo=0.05))
+unary("sqrt", "elementwise", "torch.sqrt({0})", _mono(math.sqrt), "square root", domain=_within(lo=0.0))
+unary("sin", "elementwise", "torch.sin({0})", lambda ivs, a, ts: (-1.0, 1.0), "sine", domain=_within(-100, 100))
+unary("cos", "elementwise", "torch.cos({0})", lambda ivs, a, ts: (-1.0, 1.0), "cosine", domain=_within(-100, 100))
+unary("relu", "activation", "torch.relu({0})", _mono(lambda x: max(x, 0.0)), "rectified linear unit")
+unary("sigmoid", "activation", "torch.sigmoid({0})", _mono(_sigmoid), "logistic sigmoid")
+unary("tanh", "activation", "torch.tanh({0})", _mono(math.tanh), "hyperbolic tangent")
+unary("gelu", "activation", "F.gelu({0})", lambda ivs, a, ts: (-0.17, max(ivs[0][1], 0.0)),
+      "GELU (erf form)", tolerance="erf approximations differ by a few ulp")
+unary("silu", "activation", "F.silu({0})", lambda ivs, a, ts: (-0.28, max(ivs[0][1], 0.0)), "SiLU / swish")
+unary("softplus", "activation", "F.softplus({0})", _mono(_softplus), "log(1 + exp(x))", domain=_within(hi=50))
+unary("leaky_relu", "activation", "F.leaky_relu({0}, {slope})",
+      lambda ivs, a, ts: tuple(x if x > 0 else x * a["slope"] for x in ivs[0]), "leaky ReLU",
+      attrs=lambda draw, ts: {"slope": draw(_st().sampled_from([0.1, 0.01, 0.2]))})
+unary("clamp", "elementwise", "torch.clamp({0}, {lo}, {hi})",
+      lambda ivs, a, ts: (min(max(ivs[0][0], a["lo"]), a["hi"]), max(min(ivs[0][1], a["hi"]), a["lo"])),
+      "clamp to [lo, hi]",
+      attrs=lambda draw, ts: dict(zip(("lo", "hi"), draw(_st().sampled_from([(-1.0, 1.0), (0.0, 1.0),
+                                                                            (-0.5, 2.0), (0.0, 6.0)])))))
+unary("add_scalar", "elementwise", "{0} + {c}", lambda ivs, a, ts: (ivs[0][0] + a["c"], ivs[0][1] + a["c"]),
+      "add a constant", attrs=lambda draw, ts: {"c": draw(_st().sampled_from([1.0, -0.5, 0.25, 2.0, -1.5]))})
+unary("mul_scalar", "elementwise", "{0} * {c}", lambda ivs, a, ts: _hull(ivs[0][0] * a["c"], ivs[0][1] * a["c"]),
+      "multiply by a constant", attrs=lambda draw, ts: {"c": draw(_st().sampled_from([2.0, 0.5, -1.0, 3.0, -0.25]))})
+# mul_kwarg is drawn by the generator only when the program has a float kwarg (it names the kwarg).
+unary("mul_kwarg", "elementwise", "{0} * {kwarg}",
+      lambda ivs, a, ts: _hull(*(x * c for x in ivs[0] for c in FLOAT_KWARG_RANGE)),
+      "multiply by a float keyword argument")
+
+# ---------------------------------------------------------------- binary elementwise
+
+
+def _binary_infer(ts, a):
+    return TensorType(broadcast(ts[0].shape, ts[1].shape), ts[0].dtype)
+
+
+def _interval_mul(x, y):
+    return _hull(x[0] * y[0], x[0] * y[1], x[1] * y[0], x[1] * y[1])
+
+
+def binary(name, tpl, bound, doc, domain=None, **kw):
+    return op(name=name, family="elementwise", arity=2, doc=doc, infer=_binary_infer, bound=bound,
+              emit={"torch": tpl}, domain=domain or (lambda ivs, ts: True), **kw)
+
+
+binary("add", "{0} + {1}", lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]), "addition (broadcasting)")
+binary("sub", "{0} - {1}", lambda ivs, a, ts: (ivs[0][0] - ivs[1][1], ivs[0][1] - ivs[1][0]), "subtraction (broadcasting)")
+binary("mul", "{0} * {1}", lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]), "multiplication (broadcasting)")
+binary("div", "{0} / {1}", lambda ivs, a, ts: _interval_mul(ivs[0], (1 / ivs[1][1], 1 / ivs[1][0])),
+       "true division (broadcasting); the divisor stays away from zero",
+       domain=lambda ivs, ts: ivs[1][0] >= 0.1 or ivs[1][1] <= -0.1)
+binary("maximum", "torch.maximum({0}, {1})", lambda ivs, a, ts: (max(ivs[0][0], ivs[1][0]), max(ivs[0][1], ivs[1][1])),
+       "elementwise maximum")
+binary("minimum", "torch.minimum({0}, {1})", lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), min(ivs[0][1], ivs[1][1])),
+       "elementwise minimum")
+
+# ---------------------------------------------------------------- reductions
+
+
+def _reduce_infer(ts, a):
+    t = ts[0]
+    d = _axis(t, a)
+    shape = list(t.shape)
+    if a["keepdim"]:
+        shape[d] = 1
+    else:
+        del shape[d]
+    return TensorType(tuple(shape), t.dtype)
+
+
+def _reduce_attrs(draw, ts):
+    st = _st()
+    return {"dim": draw(st.integers(-ts[0].rank, ts[0].rank - 1)), "keepdim": draw(st.booleans())}
+
+
+def reduction(name, tpl, bound, doc, tolerance=""):
+    return op(name=name, family="reduction", arity=1, doc=doc, infer=_reduce_infer, bound=bound,
+              emit={"torch": tpl}, attrs=_reduce_attrs, tolerance=tolerance,
+              domain=lambda ivs, ts: ts[0].rank >= 1)
+
+
+def _reduced(ts, a):
+    return _size(ts[0].shape[_axis(ts[0], a)])
+
+
+reduction("sum", "torch.sum({0}, dim={dim}, keepdim={keepdim})",
+          lambda ivs, a, ts: (min(0, ivs[0][0]) * _reduced(ts, a), max(0, ivs[0][1]) * _reduced(ts, a)),
+          "sum over one dim", tolerance="reduction order differs between kernels: judged against fp64")
+reduction("mean", "torch.mean({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "mean over one dim",
+          tolerance="reduction order differs between kernels: judged against fp64")
+reduction("amax", "torch.amax({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "max over one dim")
+reduction("amin", "torch.amin({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "min over one dim")
+
+
+def _dim_attr(draw, ts):
+    return {"dim": draw(_st().integers(-ts[0].rank, ts[0].rank - 1))}
+
+
+op(name="softmax", family="activation", arity=1, doc="softmax over one dim", emit={"torch": "torch.softmax({0}, dim={dim})"},
+   infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1], bound=lambda ivs, a, ts: (0.0, 1.0), attrs=_dim_attr,
+   domain=lambda ivs, ts: ts[0].rank >= 1)
+op(name="log_softmax", family="activation", arity=1, doc="log-softmax over one dim",
+   emit={"torch": "torch.log_softmax({0}, dim={dim})"}, infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1],
+   bound=lambda ivs, a, ts: (-(ivs[0][1] - ivs[0][0]) - math.log(_reduced(ts, a)) - 1, 0.0), attrs=_dim_attr,
+   domain=lambda ivs, ts: ts[0].rank >= 1)
+
+# ---------------------------------------------------------------- linear algebra
+
+
+def _static_last(ts):
+    return ts[0].rank >= 1 and isinstance(ts[0].shape[-1], int)
+
+
+def _linear_infer(ts, a):
+    t = ts[0]
+    _need(t.rank >= 1 and isinstance(t.shape[-1], int), f"linear needs a static last dim, got {t}")
+    return TensorType(t.shape[:-1] + (a["out_features"],), t.dtype)
+
+
+op(name="linear", family="linalg", arity=1, doc="x @ W.T + b with a weight W[out, in] and a bias b[out]",
+   emit={"torch": "F.linear({0}, {p0}, {p1})"}, infer=_linear_infer,
+   domain=lambda ivs, ts: _static_last(ts),
+   attrs=lambda draw, ts: {"out_features": draw(_st().integers(1, 6))},
+   params=lambda ts, a: [((a["out_features"], ts[0].shape[-1]), 0.5), ((a["out_features"],), 0.5)],
+   bound=lambda ivs, a, ts: _hull(*(s * (ts[0].shape[-1] * max(map(abs, ivs[0])) * 0.5 + 0.5) for s in (-1, 1))),
+   tolerance="blocked matmul sums in a different order: judged against fp64")
+
+
+def _matmul_infer(ts, a):
+    x, y = ts
+    _need(x == y and x.rank >= 2, f"matmul here multiplies x by y transposed, same shapes of rank >= 2; got {x}, {y}")
+    return TensorType(x.shape[:-1] + (x.shape[-2],), x.dtype)
+
+
+op(name="matmul", family="linalg", arity=2, doc="x @ y.transpose(-2, -1) (attention scores)",
+   emit={"torch": "torch.matmul({0}, {1}.transpose(-2, -1))"}, infer=_matmul_infer,
+   domain=lambda ivs, ts: ts[0] == ts[1] and ts[0].rank >= 2,
+   bound=lambda ivs, a, ts: _hull(*(s * _size(ts[0].shape[-1]) * max(map(abs, ivs[0])) * max(map(abs, ivs[1]))
+                                    for s in (-1, 1))),
+   tolerance="blocked matmul sums in a different order: judged against fp64")
+
+
+def _conv_infer(ts, a):
+    t = ts[0]
+    _need(t.rank == 4 and all(isinstance(d, int) for d in t.shape[1:]), f"conv2d needs [N, C, H, W], got {t}")
+    k, p = a["kernel"], a["padding"]
+    h, w = t.shape[2] + 2 * p - k + 1, t.shape[3] + 2 * p - k + 1
+    _need(h >= 1 and w >= 1, f"conv2d kernel {k} does not fit {t} with padding {p}")
+    return TensorType((t.shape[0], a["out_channels"], h, w), t.dtype)
+
+
+def _conv_domain(ivs, ts):
+    t = ts[0]
+    return t.rank == 4 and all(isinstance(d, int) for d in t.shape[1:]) and min(t.shape[2:]) >= 1
+
+
+def _conv_attrs(draw, ts):
+    st = _st()
+    k = draw(st.sampled_from([1, 3, 2]))
+    smallest = min(ts[0].shape[2:])
+    min_pad = max(0, -(-(k - smallest) // 2))  # output size h + 2p - k + 1 >= 1
+    return {"out_channels": draw(st.integers(1, 4)), "kernel": k,
+            "padding": draw(st.integers(min_pad, max(min_pad, k // 2)))}
+
+
+op(name="conv2d", family="linalg", arity=1, doc="2-D convolution with a weight [out, in, k, k] and a bias",
+   emit={"torch": "F.conv2d({0}, {p0}, {p1}, padding={padding})"}, infer=_conv_infer, domain=_conv_domain,
+   attrs=_conv_attrs,
+   params=lambda ts, a: [((a["out_channels"], ts[0].shape[1], a["kernel"], a["kernel"]), 0.5),
+                         ((a["out_channels"],), 0.5)],
+   bound=lambda ivs, a, ts: _hull(*(s * (ts[0].shape[1] * a["kernel"] ** 2 * max(map(abs, ivs[0])) * 0.5 + 0.5)
+                                    for s in (-1, 1))),
+   tolerance="convolution algorithms sum in different orders: judged against fp64")
+
+
+def _ln_infer(ts, a):
+    _need(_static_last(ts), f"layer_norm needs a static last dim, got {ts[0]}")
+    return ts[0]
+
+
+op(name="layer_norm", family="linalg", arity=1, doc="layer norm over the last dim, with weight and bias",
+   emit={"torch": "F.layer_norm({0}, [{n}], {p0}, {p1})"}, infer=_ln_infer,
+   domain=lambda ivs, ts: _static_last(ts) and ts[0].shape[-1] >= 2 and ivs[0][1] - ivs[0][0] > 0,
+   attrs=lambda draw, ts: {"n": ts[0].shape[-1]},
+   params=lambda ts, a: [((a["n"],), 0.5), ((a["n"],), 0.5)],
+   bound=lambda ivs, a, ts: (-(math.sqrt(a["n"]) * 0.5 + 0.5), math.sqrt(a["n"]) * 0.5 + 0.5),
+   tolerance="near-constant rows amplify rounding; the fp64 reference decides")
+
+# ---------------------------------------------------------------- shapes and indexing
+
+
+def _flatten_infer(ts, a):
+    t = ts[0]
+    _need(t.rank >= 3 and all(isinstance(d, int) for d in t.shape[1:]), f"flatten(x, 1) here needs rank >= 3 with static trailing dims, got {t}")
+    return TensorType((t.shape[0], math.prod(t.shape[1:])), t.dtype)
+
+
+def _keep(ivs, a, ts):
+    return ivs[0]
+
+
+op(name="flatten", family="shape", arity=1, doc="flatten all dims after the first", arg_dtypes=("any",),
+   emit={"torch": "torch.flatten({0}, 1)"}, infer=_flatten_infer, bound=_keep,
+   domain=lambda ivs, ts: ts[0].rank >= 3 and all(isinstance(d, int) for d in ts[0].shape[1:]))
+
+
+def _reshape_infer(ts, a):
+    t = ts[0]
+    new = tuple(a["shape"])
+    _need(all(isinstance(d, int) for d in t.shape), f"reshape needs static shapes, got {t}")
+    _need(math.prod(new) == math.prod(t.shape), f"cannot reshape {t} to {list(new)}")
+    return TensorType(new, t.dtype)
+
+
+def _reshape_attrs(draw, ts):
+    n = math.prod(ts[0].shape)
+    divs = [d for d in range(1, n + 1) if n % d == 0]
+    first = draw(_st().sampled_from(divs))
+    rest = n // first
+    return {"shape": draw(_st().sampled_from([(first, rest), (rest, first), (n,), (first, 1, rest)]))}
+
+
+op(name="reshape", family="shape", arity=1, doc="reshape to a static shape", arg_dtypes=("any",),
+   emit={"torch": "{0}.reshape({shape_args})"}, infer=_reshape_infer, bound=_keep, attrs=_reshape_attrs,
+   domain=lambda ivs, ts: ts[0].rank >= 1 and all(isinstance(d, int) for d in ts[0].shape))
+
+
+def _unsqueeze_infer(ts, a):
+    t = ts[0]
+    d = a["dim"]
+    _need(0 <= d <= t.rank, f"unsqueeze dim {d} out of range for {t}")
+    return TensorType(t.shape[:d] + (1,) + t.shape[d:], t.dtype)
+
+
+op(name="unsqueeze", family="shape", arity=1, doc="insert a dim of size 1", arg_dtypes=("any",),
+   emit={"torch": "torch.unsqueeze({0}, {dim})"}, infer=_unsqueeze_infer, bound=_keep,
+   attrs=lambda draw, ts: {"dim": draw(_st().integers(0, ts[0].rank))}, domain=lambda ivs, ts: ts[0].rank <= 3)
+
+
+def _transpose_infer(ts, a):
+    t = ts[0]
+    d0, d1 = a["dims"]
+    _need(0 <= d0 < t.rank and 0 <= d1 < t.rank, f"transpose dims {a['dims']} out of range for {t}")
+    shape = list(t.shape)
+    shape[d0], shape[d1] = shape[d1], shape[d0]
+    return TensorType(tuple(shape), t.dtype)
+
+
+op(name="transpose", family="shape", arity=1, doc="swap two dims", arg_dtypes=("any",),
+   emit={"torch": "torch.transpose({0}, {dims[0]}, {dims[1]})"}, infer=_transpose_infer, bound=_keep,
+   attrs=lambda draw, ts: {"dims": tuple(draw(_st().lists(_st().integers(0, ts[0].rank - 1), min_size=2, max_size=2,
+                                                          unique=True)))},
+   domain=lambda ivs, ts: ts[0].rank >= 2)
+
+
+def _concat_infer(ts, a):
+    x, y = ts
+    d = _axis(x, a)
+    _need(x == y and isinstance(x.shape[d], int), f"concat here joins two equal types along a static dim, got {x}, {y}")
+    shape = list(x.shape)
+    shape[d] *= 2
+    return TensorType(tuple(shape), x.dtype)
+
+
+op(name="concat", family="shape", arity=2, doc="concatenate two tensors of the same shape along a static dim",
+   emit={"torch": "torch.cat([{0}, {1}], dim={dim})"}, infer=_concat_infer,
+   bound=lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), max(ivs[0][1], ivs[1][1])),
+   domain=lambda ivs, ts: ts[0] == ts[1] and any(isinstance(d, int) for d in ts[0].shape),
+   attrs=lambda draw, ts: {"dim": draw(_st().sampled_from([i for i, d in enumerate(ts[0].shape) if isinstance(d, int)]))})
+
+
+def _static_dims(t: TensorType, min_size=1):
+    return [i for i, d in enumerate(t.shape) if isinstance(d, int) and d >= min_size]
+
+
+def _slice_infer(ts, a):
+    t = ts[0]
+    d, start, stop = a["dim"], a["start"], a["stop"]
+    _need(0 <= d < t.rank and isinstance(t.shape[d], int) and 0 <= start < stop <= t.shape[d],
+          f"slice {start}:{stop} on dim {d} does not fit {t}")
+    shape = list(t.shape)
+    shape[d] = stop - start
+    return TensorType(tuple(shape), t.dtype)
+
+
+def _slice_attrs(draw, ts):
+    st = _st()
+    t = ts[0]
+    d = draw(st.sampled_from(_static_dims(t, 2)))
+    start = draw(st.integers(0, t.shape[d] - 1))
+    stop = draw(st.integers(start + 1, t.shape[d]))
+    return {"dim": d, "start": start, "stop": stop}
+
+
+op(name="slice", family="shape", arity=1, doc="basic slicing x[..., start:stop] along a static dim",
+   arg_dtypes=("any",), emit={"torch": "{0}[{index_prefix}{start}:{stop}]"}, infer=_slice_infer, bound=_keep,
+   attrs=_slice_attrs, domain=lambda ivs, ts: bool(_static_dims(ts[0], 2)))
+
+
+def _index_infer(ts, a):
+    t = ts[0]
+    d, i = a["dim"], a["index"]
+    _need(0 <= d < t.rank and isinstance(t.shape[d], int) and 0 <= i < t.shape[d], f"index {i} on dim {d} does not fit {t}")
+    return TensorType(t.shape[:d] + t.shape[d + 1:], t.dtype)
+
+
+def _index_attrs(draw, ts):
+    d = draw(_st().sampled_from(_static_dims(ts[0])))
+    return {"dim": d, "index": draw(_st().integers(0, ts[0].shape[d] - 1))}
+
+
+op(name="index", family="shape", arity=1, doc="integer indexing x[..., i], dropping the dim", arg_dtypes=("any",),
+   emit={"torch": "{0}[{index_prefix}{index}]"}, infer=_index_infer, bound=_keep, attrs=_index_attrs,
+   domain=lambda ivs, ts: ts[0].rank >= 2 and bool(_static_dims(ts[0])))
+
+# ---------------------------------------------------------------- comparisons, where, casts
+
+
+def _cmp_infer(ts, a):
+    return TensorType(broadcast(ts[0].shape, ts[1].shape), "bool")
+
+
+op(name="gt", family="comparison", arity=2, doc="x > y (broadcasting), a bool tensor", emit={"torch": "{0} > {1}"},
+   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), discontinuous=True,
+   tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
+op(name="lt", family="comparison", arity=2, doc="x < y (broadcasting), a bool tensor", emit={"torch": "{0} < {1}"},
+   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), discontinuous=True,
+   tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
+
+
+def _where_infer(ts, a):
+    c, x, y = ts
+    _need(c.dtype == "bool" and x.dtype == y.dtype == "float32", f"where(cond, x, y) needs bool, float, float; got {c}, {x}, {y}")
+    return TensorType(broadcast(broadcast(c.shape, x.shape), y.shape), x.dtype)
+
+
+op(name="where", family="comparison", arity=3, doc="torch.where(cond, x, y)", arg_dtypes=("any",),
+   emit={"torch": "torch.where({0}, {1}, {2})"}, infer=_where_infer,
+   bound=lambda ivs, a, ts: (min(ivs[1][0], ivs[2][0]), max(ivs[1][1], ivs[2][1])))
+
+
+def _cast_infer(dtype, src):
+    def infer(ts, a):
+        _need(ts[0].dtype in src, f"cast to {dtype} takes {' or '.join(src)}, got {ts[0]}")
+        return TensorType(ts[0].shape, dtype)
+    return infer
+
+
+op(name="to_int", family="cast", arity=1, doc="cast float to int64 (truncation toward zero)",
+   emit={"torch": "{0}.to(torch.int64)"}, infer=_cast_infer("int64", ("float32",)),
+   bound=lambda ivs, a, ts: (float(math.trunc(ivs[0][0])), float(math.trunc(ivs[0][1]))), discontinuous=True,
+   tolerance="jumps at integers: watched by the branch-flip guard")
+op(name="to_float", family="cast", arity=1, doc="cast int64 or bool to float", arg_dtypes=("any",),
+   emit={"torch": "{0}.to({float})"}, infer=_cast_infer("float32", ("int64", "bool")), bound=_keep,
+   domain=lambda ivs, ts: ts[0].dtype in ("int64", "bool"))
+
+
+def check_op(name: str) -> OpRecord:
+    try:
+        return OPS[name]
+    except KeyError:
+        raise ProgramError(f"unknown op {name!r}; known ops: {', '.join(sorted(OPS))}") from None

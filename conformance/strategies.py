@@ -1,0 +1,460 @@
+"""Hypothesis strategies for programs, their inputs, and whole cases.
+
+``programs()`` draws programs that are valid by construction: every op is applied only to arguments
+whose types fit its shape rule and whose value range lies in its domain (tracked with interval
+arithmetic), so there is no ``log`` of a negative and no overflow, and Hypothesis rarely rejects.
+Shrinking gives fewer statements, smaller shapes and simpler control flow: every choice is drawn
+so that its simplest value comes first.
+
+    >>> from hypothesis import given
+    >>> from conformance.strategies import cases
+    >>> @given(cases())
+    ... def test_something(case): ...
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+import hypothesis.strategies as st
+from hypothesis import assume
+
+from .case import Case, InputSet
+from .ir import (DYNAMIC, Break, Continue, DictSpec, For, Get, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
+                 OutDict, OutSeq, OutVar, Param, Program, Return, SeqSpec, ShapeCond, TensorCond, TensorSpec,
+                 TensorType, While, out_leaves, spec_leaves)
+from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
+
+#: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
+CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
+              "nested_input", "kwargs", "dynamic_dim")
+
+#: Value ranges of generated tensor inputs.
+INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
+#: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
+BOUNDED = ("tanh", "sigmoid", "clamp")
+_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop")
+
+
+def _hull(a: Interval, b: Interval) -> Interval:
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _inside(a: Interval, b: Interval) -> bool:
+    return b[0] <= a[0] and a[1] <= b[1]
+
+
+@dataclass
+class _Var:
+    type: TensorType
+    iv: Interval
+
+
+@dataclass
+class _Scope:
+    """What a block may see and reassign.
+
+    ``limits`` maps outer variables the block may reassign to the interval a new value must stay in
+    (``None``: any). Loop bodies may reassign only their carried variable, inside its widened
+    interval, so the analysis holds for every iteration.
+    """
+
+    env: dict
+    limits: dict
+    depth: int
+    loops: tuple = ()  # enclosing loop kinds: ("for", var) / ("while", None)
+    local: set = field(default_factory=set)
+    reassigned: set = field(default_factory=set)  # outer variables this block assigned
+
+    def child(self, limits: Optional[dict] = None, loop=None) -> "_Scope":
+        inherited = dict(self.limits) if limits is None else limits
+        if limits is None:
+            inherited.update({n: None for n in self.local})
+        return _Scope(dict((k, _Var(v.type, v.iv)) for k, v in self.env.items()), inherited, self.depth + 1,
+                      self.loops + ((loop,) if loop else ()))
+
+    def may_assign(self, name: str, t: TensorType, iv: Interval) -> bool:
+        if self.env[name].type != t:
+            return False
+        if name in self.local:
+            return True
+        if name not in self.limits:
+            return False
+        limit = self.limits[name]
+        return limit is None or _inside(iv, limit)
+
+
+class _Gen:
+    def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple):
+        self.draw = draw
+        self.max_statements = max_statements
+        self.max_depth = max_depth
+        self.constructs = constructs
+        self.ops = [OPS[o] for o in ops]
+        self.params: list[Param] = []
+        self.kwargs: list[Kwarg] = []
+        self.counter = 0
+        self.loop_counter = 0
+        self.recent: list[str] = []  # variables in the order they were last assigned
+
+    def fresh(self, prefix="v") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter - 1}"
+
+    # ------------------------------------------------------------------ signature
+    def shape(self, base: Optional[tuple]) -> tuple:
+        d = self.draw
+        if base is not None and d(st.booleans()) is False:
+            return base
+        rank = d(st.integers(1, 4))
+        dims = [d(st.integers(1, 5)) for _ in range(rank)]
+        if "dynamic_dim" in self.constructs and d(st.booleans()):
+            dims[0] = DYNAMIC
+        return tuple(dims)
+
+    def leaf(self, base) -> TensorSpec:
+        lo, hi = self.draw(st.sampled_from(INPUT_RANGES))
+        return TensorSpec(self.shape(base), "float32", lo, hi)
+
+    def spec(self, base):
+        d = self.draw
+        kinds = ["tensor"] + (["list", "dict", "tuple", "list_of_lists", "dict_of_lists", "tuple_nested"]
+                              if "nested_input" in self.constructs else [])
+        kind = d(st.sampled_from(kinds))
+        n = d(st.integers(1, 3))
+        if kind == "tensor":
+            return self.leaf(base)
+        if kind == "list":
+            return SeqSpec("list", tuple(self.leaf(base) for _ in range(n)))
+        if kind == "tuple":
+            return SeqSpec("tuple", tuple(self.leaf(base) for _ in range(n)))
+        if kind == "dict":
+            return DictSpec(tuple((f"k{i}", self.leaf(base)) for i in range(n)))
+        inner = lambda: SeqSpec("list", tuple(self.leaf(base) for _ in range(d(st.integers(1, 2)))))  # noqa: E731
+        if kind == "list_of_lists":
+            return SeqSpec("list", tuple(inner() for _ in range(n)))
+        if kind == "dict_of_lists":
+            return DictSpec(tuple((f"k{i}", inner()) for i in range(n)))
+        return SeqSpec("tuple", (self.leaf(base), DictSpec(tuple((f"k{i}", self.leaf(base)) for i in range(n)))))
+
+    def kwarg(self, i: int) -> Kwarg:
+        d = self.draw
+        kind = d(st.sampled_from(["bool", "int", "float", "str"]))
+        if kind == "bool":
+            return Kwarg(f"flag{i}", "bool", d(st.booleans()), (True, False))
+        if kind == "int":
+            choices = tuple(sorted(d(st.sets(st.integers(0, 4), min_size=2, max_size=3))))
+            return Kwarg(f"n{i}", "int", d(st.sampled_from(choices)), choices)
+        if kind == "float":
+            choices = tuple(sorted(d(st.sets(st.sampled_from([0.5, 1.5, -1.0, 2.0]), min_size=2, max_size=3))))
+            assert all(FLOAT_KWARG_RANGE[0] <= c <= FLOAT_KWARG_RANGE[1] for c in choices)
+            return Kwarg(f"alpha{i}", "float", d(st.sampled_from(choices)), choices)
+        choices = ("relu", "tanh", "none")
+        return Kwarg(f"mode{i}", "str", d(st.sampled_from(choices)), choices)
+
+    # ------------------------------------------------------------------ statements
+    def block(self, scope: _Scope, lo: int, hi: int) -> list:
+        stmts: list = []
+        for _ in range(self.draw(st.integers(lo, hi))):
+            stmts.extend(self.statement(scope))
+        return stmts
+
+    def statement(self, scope: _Scope) -> list:
+        kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)]
+        kind = self.draw(st.sampled_from(kinds))
+        made = getattr(self, kind)(scope)
+        return made if made is not None else self.op(scope)
+
+    def _candidates(self, rec: OpRecord, scope: _Scope) -> list[tuple[str, ...]]:
+        names = sorted(scope.env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
+        env = scope.env
+
+        def ok(args):
+            ts = [env[a].type for a in args]
+            try:
+                for t, want in zip(ts, rec.arg_dtypes * rec.arity):
+                    if want != "any" and t.dtype != want:
+                        return False
+                if rec.arity >= 2 and rec.name not in ("matmul", "concat", "where"):
+                    broadcast(ts[0].shape, ts[1].shape)
+                return rec.domain([env[a].iv for a in args], ts)
+            except Exception:
+                return False
+
+        if rec.arity == 1:
+            return [(a,) for a in names if ok((a,))]
+        if rec.arity == 2:
+            return [(a, b) for a in names for b in names if ok((a, b))][:64]
+        bools = [n for n in names if env[n].type.dtype == "bool"]
+        floats = [n for n in names if env[n].type.dtype == "float32"]
+        out = []
+        for c in bools:
+            for a in floats:
+                for b in floats:
+                    try:
+                        rec.check([env[c].type, env[a].type, env[b].type], {})
+                        out.append((c, a, b))
+                    except Exception:
+                        pass
+        return out[:64]
+
+    def op(self, scope: _Scope) -> list:
+        d = self.draw
+        usable = [(rec, cands) for rec in self.ops
+                  if rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs)
+                  for cands in [self._candidates(rec, scope)] if cands]
+        rec, cands = d(st.sampled_from(usable))
+        args = d(st.sampled_from(cands))
+        types = [scope.env[a].type for a in args]
+        attrs = rec.attrs(d, types) if rec.attrs else {}
+        if rec.name == "mul_kwarg":
+            attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
+        out_t = rec.check(types, attrs)
+        iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
+        assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
+        params = []
+        for shape, scale in rec.params(types, attrs):
+            params.append(f"p{len(self.params)}")
+            self.params.append(Param(params[-1], shape, scale))
+        return [self.assign(scope, OpStmt("", rec.name, tuple(args), tuple(sorted(attrs.items())), tuple(params)),
+                            out_t, iv)]
+
+    def assign(self, scope: _Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
+        targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
+        name = None
+        if targets and self.draw(st.booleans()):
+            name = self.draw(st.sampled_from(targets))
+        if name is None:
+            name = self.fresh()
+            scope.local.add(name)
+        elif name not in scope.local:
+            scope.reassigned.add(name)
+        scope.env[name] = _Var(t, iv)
+        self.recent.append(name)
+        return OpStmt(name, stmt.op, stmt.args, stmt.attrs, stmt.params)
+
+    def update_outer(self, scope: _Scope) -> list:
+        """If a branch changed no outer variable, end it with one that does (else the branch is dead)."""
+        if scope.reassigned:
+            return []
+        targets = [n for n in sorted(scope.limits) if scope.env[n].type.dtype == "float32"
+                   and scope.limits[n] is None]
+        if not targets:
+            return []
+        var = self.draw(st.sampled_from(targets))
+        rec = OPS[self.draw(st.sampled_from(("neg", "tanh", "relu", "sigmoid", "mul_scalar", "add_scalar")))]
+        t = scope.env[var].type
+        attrs = rec.attrs(self.draw, [t]) if rec.attrs else {}
+        iv = rec.bound([scope.env[var].iv], attrs, [t])
+        scope.reassigned.add(var)
+        scope.env[var] = _Var(t, iv)
+        self.recent.append(var)
+        return [OpStmt(var, rec.name, (var,), tuple(sorted(attrs.items())))]
+
+    def _float_vars(self, scope: _Scope) -> list[str]:
+        return [n for n in sorted(scope.env) if scope.env[n].type.dtype == "float32"]
+
+    def tensor_cond(self, scope: _Scope, var: Optional[str] = None) -> TensorCond:
+        d = self.draw
+        var = var or d(st.sampled_from(self._float_vars(scope)))
+        v = scope.env[var]
+        reduce = d(st.sampled_from(["sum", "mean", "amax", "amin"]))
+        lo, hi = v.iv
+        mid = (lo + hi) / 2
+        if reduce == "sum":
+            mid *= math.prod(v.type.concrete(3))
+        thr = round(mid + d(st.sampled_from([0.0, 0.25, -0.25])) * (hi - lo), 2)
+        return TensorCond(var, reduce, d(st.sampled_from([">", "<"])), thr)
+
+    def kwarg_cond(self, scope: _Scope) -> Optional[KwargCond]:
+        if not self.kwargs:
+            return None
+        k = self.draw(st.sampled_from(self.kwargs))
+        if k.type == "bool":
+            return KwargCond(k.name, self.draw(st.sampled_from(["truth", "not"])))
+        if k.type == "str":
+            return KwargCond(k.name, "==", self.draw(st.sampled_from(k.choices)))
+        return KwargCond(k.name, self.draw(st.sampled_from([">", "<"])), self.draw(st.sampled_from(k.choices)))
+
+    def shape_cond(self, scope: _Scope) -> Optional[ShapeCond]:
+        dyn = [(n, i) for n in sorted(scope.env) for i, dim in enumerate(scope.env[n].type.shape) if dim == DYNAMIC]
+        if not dyn:
+            return None
+        var, dim = self.draw(st.sampled_from(dyn))
+        return ShapeCond(var, dim, self.draw(st.sampled_from([">", "<", "=="])),
+                         self.draw(st.integers(2, MAX_BATCH - 1)))
+
+    def _if(self, scope: _Scope, cond) -> Optional[list]:
+        if cond is None or not self._float_vars(scope):
+            return None
+        then_s, else_s = scope.child(), scope.child()
+        then = self.block(then_s, 1, 3) + self.update_outer(then_s)
+        orelse = self.block(else_s, 0, 2)
+        for name, var in scope.env.items():  # join the value ranges of reassigned outer variables
+            var.iv = _hull(then_s.env[name].iv, else_s.env[name].iv)
+        return [If(cond, tuple(then), tuple(orelse))]
+
+    def if_tensor(self, scope):
+        return self._if(scope, self.tensor_cond(scope) if self._float_vars(scope) else None)
+
+    def if_kwarg(self, scope):
+        return self._if(scope, self.kwarg_cond(scope))
+
+    def if_shape(self, scope):
+        return self._if(scope, self.shape_cond(scope))
+
+    def _loop_body(self, scope: _Scope, loop) -> Optional[tuple[str, _Scope, list]]:
+        """Draw a loop body that updates one carried float variable with a bounded op."""
+        d = self.draw
+        carried = [n for n in self._float_vars(scope) if n in scope.local or scope.limits.get(n, 0) is None]
+        if not carried:
+            return None
+        var = d(st.sampled_from(carried))
+        wrapper = OPS[d(st.sampled_from(BOUNDED))]
+        t = scope.env[var].type
+        attrs = wrapper.attrs(d, [t]) if wrapper.attrs else {}
+        wide = _hull(scope.env[var].iv, wrapper.bound([(-50.0, 50.0)], attrs, [t]))
+        body_scope = scope.child(limits={var: wide}, loop=loop)
+        body_scope.env[var].iv = wide
+        outer = _Scope(dict(body_scope.env), {}, body_scope.depth)  # variables defined before the body
+        body = self.block(body_scope, 0, 2)
+        if "break_continue" in self.constructs and d(st.booleans()):
+            if loop[0] == "for" and d(st.booleans()):
+                cond = LoopVarCond(loop[1], d(st.sampled_from(["==", ">"])), d(st.integers(0, 3)))
+            else:
+                cond = self.tensor_cond(outer)
+            body.insert(d(st.integers(0, len(body))), If(cond, (d(st.sampled_from([Break(), Continue()])),)))
+        sources = [n for n in sorted(body_scope.env) if body_scope.env[n].type == t] or [var]
+        src = d(st.sampled_from(sources[::-1]))
+        body.append(OpStmt(var, wrapper.name, (src,), tuple(sorted(attrs.items()))))
+        self.recent.append(var)
+        scope.env[var].iv = wide
+        return var, body_scope, body
+
+    def while_tensor(self, scope: _Scope):
+        made = self._loop_body(scope, ("while", None))
+        if made is None:
+            return None
+        var, body_scope, body = made
+        counter = f"it{self.loop_counter}"
+        self.loop_counter += 1
+        cond = self.tensor_cond(body_scope, var)
+        return [While(cond, self.draw(st.integers(1, 4)), counter, tuple(body))]
+
+    def for_loop(self, scope: _Scope):
+        loop_var = f"i{self.loop_counter}"
+        self.loop_counter += 1
+        ints = [k.name for k in self.kwargs if k.type == "int"]
+        count = self.draw(st.sampled_from(ints)) if ints and self.draw(st.booleans()) else self.draw(st.integers(1, 4))
+        made = self._loop_body(scope, ("for", loop_var))
+        if made is None:
+            return None
+        return [For(loop_var, count, tuple(made[2]))]
+
+    # ------------------------------------------------------------------ outputs
+    def output(self, scope: _Scope):
+        d = self.draw
+        last = {n: i for i, n in enumerate(self.recent)}
+        names = sorted(scope.env, key=lambda n: (last.get(n, -1), int(n[1:])), reverse=True)  # most recent first
+        k = d(st.integers(1, min(3, len(names))))
+        picked = d(st.lists(st.sampled_from(names), min_size=k, max_size=k, unique=True))
+        shape = d(st.sampled_from(["single", "tuple", "dict", "tuple_dict", "list"])) if k > 1 else "single"
+        leaves = [OutVar(n) for n in picked]
+        if shape == "single":
+            return leaves[0] if k == 1 else OutSeq("tuple", tuple(leaves))
+        if shape == "tuple":
+            return OutSeq("tuple", tuple(leaves))
+        if shape == "list":
+            return OutSeq("list", tuple(leaves))
+        if shape == "dict":
+            return OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves)))
+        return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
+
+
+def _replace_leaves(out, mapping: dict):
+    if isinstance(out, OutVar):
+        return OutVar(mapping[out.name])
+    if isinstance(out, OutSeq):
+        return OutSeq(out.kind, tuple(_replace_leaves(i, mapping) for i in out.items))
+    return OutDict(tuple((k, _replace_leaves(v, mapping)) for k, v in out.items))
+
+
+@st.composite
+def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = CONSTRUCTS,
+             ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3) -> Program:
+    """Programs that are valid by construction.
+
+    :param max_statements: top-level statements (each may hold a nested block).
+    :param max_depth: nesting depth of control flow.
+    :param constructs: a subset of :data:`CONSTRUCTS` to use.
+    :param ops: op names to draw from (default: all of :data:`conformance.ops.OPS`).
+    """
+    constructs = frozenset(constructs)
+    unknown = constructs - set(CONSTRUCTS)
+    if unknown:
+        raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(CONSTRUCTS)}")
+    op_names = tuple(OPS) if ops is None else tuple(ops)
+    for name in op_names:
+        if name not in OPS:
+            raise ValueError(f"unknown op {name!r}")
+    g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names)
+    seed = draw(st.integers(0, 2**31 - 1))
+    base = g.shape(None)
+    inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))
+    if "kwargs" in constructs:
+        g.kwargs = [g.kwarg(i) for i in range(draw(st.integers(0, max_kwargs)))]
+    scope = _Scope({}, {}, 0)
+    body: list = []
+    for inp in inputs:
+        for path, leaf in spec_leaves(inp.spec):
+            name = g.fresh()
+            body.append(Get(name, inp.name, path))
+            scope.env[name] = _Var(leaf.type, (leaf.low, leaf.high))
+            scope.local.add(name)
+    envs = []  # the variables visible before each top-level statement, for early returns
+    for _ in range(draw(st.integers(1, max_statements))):
+        envs.append((len(body), {n: v.type for n, v in scope.env.items()}))
+        body.extend(g.statement(scope))
+    output = g.output(scope)
+    if "early_return" in constructs and draw(st.booleans()):
+        at, env = draw(st.sampled_from(envs))
+        mapping = {}
+        for leaf in dict.fromkeys(out_leaves(output)):
+            same = [n for n in sorted(env) if env[n] == scope.env[leaf].type]
+            if same:
+                mapping[leaf] = draw(st.sampled_from(same))
+        cond = g.kwarg_cond(scope) if g.kwargs and draw(st.booleans()) else None
+        if cond is None and any(env[n].dtype == "float32" for n in env):
+            cond = g.tensor_cond(_Scope({n: scope.env[n] for n in env}, {}, 0))
+        if len(mapping) == len(set(out_leaves(output))) and cond is not None:
+            body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
+    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output)
+
+
+@st.composite
+def input_sets(draw, program: Program, *, fresh: bool = True) -> tuple[InputSet, ...]:
+    """The example input set a path converts with, then fresh ones that test generalisation."""
+    dynamic = any(DYNAMIC in leaf.shape for leaf in program.input_leaves())
+    seeds = st.integers(0, 2**31 - 1)
+    batch = draw(st.integers(2, MAX_BATCH)) if dynamic else 1
+    kwargs = tuple((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs)
+    sets = [InputSet("example", batch, draw(seeds), kwargs)]
+    if fresh:
+        sets.append(InputSet("values", batch, draw(seeds), kwargs))
+        if dynamic:
+            sets.append(InputSet("batch", draw(st.sampled_from([b for b in range(2, MAX_BATCH + 1) if b != batch])),
+                                 draw(seeds), kwargs))
+        if program.kwargs:
+            other = tuple((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs)
+            if other != kwargs:
+                sets.append(InputSet("kwargs", batch, draw(seeds), other))
+    return tuple(sets)
+
+
+@st.composite
+def cases(draw, *, fresh: bool = True, **program_options) -> Case:
+    """A program (see :func:`programs`, which takes the same options) and its input sets."""
+    program = draw(programs(**program_options))
+    return Case(program, draw(input_sets(program, fresh=fresh)))

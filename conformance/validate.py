@@ -1,0 +1,265 @@
+"""Type checking of programs: every statement's shapes and dtypes, scoping and control flow.
+
+:func:`check_program` is what makes a case file safe to load: it raises a
+:class:`~conformance.ir.ProgramError` that names the statement and what is wrong.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Mapping, Optional, Sequence
+
+from .ir import (DTYPES, DYNAMIC, Break, Continue, DictSpec, For, Get, If, KwargCond, LoopVarCond, OpStmt, Out,
+                 OutDict, OutSeq, OutVar, Program, ProgramError, Return, SeqSpec, ShapeCond, Spec, TensorCond,
+                 TensorSpec, TensorType, While)
+from .ops import check_op
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_RESERVED = {"self", "torch", "F", "np", "paddle", "tf", "nn", "List", "Dict", "Tuple"}
+_CMPS = {">", "<", "=="}
+_REDUCES = {"sum", "mean", "amax", "amin"}
+_KWARG_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
+
+
+def _ident(name: str, what: str) -> None:
+    if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name) or name in _RESERVED:
+        raise ProgramError(f"{what} name {name!r} is not a usable Python identifier")
+
+
+def _kwarg_value_ok(kind: str, v) -> bool:
+    t = _KWARG_TYPES[kind]
+    if t is float:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if t is int:
+        return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, t)
+
+
+def spec_type_check(spec: Spec, where: str) -> None:
+    if isinstance(spec, TensorSpec):
+        if spec.dtype not in DTYPES:
+            raise ProgramError(f"{where}: unknown dtype {spec.dtype!r}")
+        for d in spec.shape:
+            if not (d == DYNAMIC or (isinstance(d, int) and not isinstance(d, bool) and d >= 1)):
+                raise ProgramError(f"{where}: bad dim {d!r} (a positive int or {DYNAMIC!r})")
+        if not spec.low < spec.high:
+            raise ProgramError(f"{where}: empty value range [{spec.low}, {spec.high}]")
+    elif isinstance(spec, SeqSpec):
+        if spec.kind not in ("list", "tuple") or not spec.items:
+            raise ProgramError(f"{where}: a {spec.kind} input needs at least one item")
+        for i, item in enumerate(spec.items):
+            spec_type_check(item, f"{where}[{i}]")
+        if spec.kind == "list" and len({_shape_of_tree(i) for i in spec.items}) > 1:
+            raise ProgramError(f"{where}: list items must all have the same structure (use a tuple)")
+    elif isinstance(spec, DictSpec):
+        if not spec.items:
+            raise ProgramError(f"{where}: a dict input needs at least one item")
+        for k, item in spec.items:
+            if not isinstance(k, str):
+                raise ProgramError(f"{where}: dict keys must be strings, got {k!r}")
+            spec_type_check(item, f"{where}[{k!r}]")
+        if len({_shape_of_tree(i) for _, i in spec.items}) > 1:
+            raise ProgramError(f"{where}: dict values must all have the same structure")
+    else:
+        raise ProgramError(f"{where}: not an input spec: {spec!r}")
+
+
+def _shape_of_tree(spec: Spec) -> str:
+    """The container structure of a spec, ignoring tensor shapes (for homogeneity checks)."""
+    if isinstance(spec, TensorSpec):
+        return "T"
+    if isinstance(spec, SeqSpec):
+        return f"{spec.kind}({','.join(_shape_of_tree(i) for i in spec.items)})" if spec.kind == "tuple" else \
+            f"list[{_shape_of_tree(spec.items[0])}]"
+    return f"dict[{_shape_of_tree(spec.items[0][1])}]"
+
+
+def _leaf_at(spec: Spec, path: Sequence, where: str) -> TensorSpec:
+    for step in path:
+        if isinstance(spec, SeqSpec) and isinstance(step, int) and 0 <= step < len(spec.items):
+            spec = spec.items[step]
+        elif isinstance(spec, DictSpec) and step in dict(spec.items):
+            spec = dict(spec.items)[step]
+        else:
+            raise ProgramError(f"{where}: no item {step!r} in the input")
+    if not isinstance(spec, TensorSpec):
+        raise ProgramError(f"{where}: the path does not lead to a tensor")
+    return spec
+
+
+class _Checker:
+    def __init__(self, program: Program):
+        self.p = program
+        self.inputs = {i.name: i.spec for i in program.inputs}
+        self.kwargs = {k.name: k for k in program.kwargs}
+        self.params = {p.name: p for p in program.params}
+        self.out_type: Optional[str] = None
+        self.defined: set[str] = set()
+
+    def run(self) -> None:
+        p = self.p
+        names = [i.name for i in p.inputs] + [k.name for k in p.kwargs] + [q.name for q in p.params]
+        for n in names:
+            _ident(n, "input/kwarg/param")
+        if len(set(names)) != len(names):
+            raise ProgramError("input, kwarg and param names must be distinct")
+        for i in p.inputs:
+            spec_type_check(i.spec, f"input {i.name!r}")
+        for k in p.kwargs:
+            if k.type not in _KWARG_TYPES:
+                raise ProgramError(f"kwarg {k.name!r}: unknown type {k.type!r}")
+            for v in (k.default, *k.choices):
+                if not _kwarg_value_ok(k.type, v):
+                    raise ProgramError(f"kwarg {k.name!r}: value {v!r} is not a {k.type}")
+        for q in p.params:
+            if not q.shape or any(not isinstance(d, int) or d < 1 for d in q.shape):
+                raise ProgramError(f"param {q.name!r}: bad shape {list(q.shape)}")
+        env: dict[str, TensorType] = {}
+        self.block(p.body, env, loops=(), where="body")
+        self.out_type = self.out(p.output, env, "output")
+        for s in p.walk():
+            if isinstance(s, Return) and self.out(s.value, env_for_return(self, s), "return") != self.out_type:
+                raise ProgramError("an early return must return the same structure and types as the final return")
+
+    def block(self, stmts, env: dict, loops: tuple, where: str) -> None:
+        for i, s in enumerate(stmts):
+            self.stmt(s, env, loops, f"{where}[{i}]")
+
+    def assign(self, env: dict, name: str, t: TensorType, where: str) -> None:
+        _ident(name, f"{where}: variable")
+        if name in self.inputs or name in self.kwargs or name in self.params:
+            raise ProgramError(f"{where}: {name!r} shadows an input, kwarg or param")
+        if name in env and env[name] != t:
+            raise ProgramError(f"{where}: {name!r} changes type from {env[name]} to {t}")
+        env[name] = t
+
+    def stmt(self, s, env: dict, loops: tuple, where: str) -> None:
+        if isinstance(s, Get):
+            if s.source not in self.inputs:
+                raise ProgramError(f"{where}: unknown input {s.source!r}")
+            self.assign(env, s.out, _leaf_at(self.inputs[s.source], s.path, where).type, where)
+        elif isinstance(s, OpStmt):
+            rec = check_op(s.op)
+            types = []
+            for a in s.args:
+                if a not in env:
+                    raise ProgramError(f"{where}: {s.op} uses {a!r} before it is assigned")
+                types.append(env[a])
+            for q in s.params:
+                if q not in self.params:
+                    raise ProgramError(f"{where}: unknown param {q!r}")
+            attrs = s.attr
+            if s.op == "mul_kwarg" and (attrs.get("kwarg") not in self.kwargs
+                                        or self.kwargs[attrs["kwarg"]].type != "float"):
+                raise ProgramError(f"{where}: mul_kwarg needs the name of a float kwarg")
+            try:
+                out = rec.check(types, attrs)
+                want = [shape for shape, _ in rec.params(types, attrs)]
+            except KeyError as e:
+                raise ProgramError(f"{where}: {s.op} is missing attribute {e}") from None
+            except ProgramError as e:
+                raise ProgramError(f"{where}: {e}") from None
+            got = [self.params[q].shape for q in s.params]
+            if got != want:
+                raise ProgramError(f"{where}: {s.op} needs params of shapes {want}, got {got}")
+            self.assign(env, s.out, out, where)
+        elif isinstance(s, If):
+            self.cond(s.cond, env, loops, where)
+            for branch, name in ((s.then, "then"), (s.orelse, "else")):
+                self.block(branch, dict(env), loops, f"{where}.{name}")
+        elif isinstance(s, While):
+            self.cond(s.cond, env, loops, where)
+            if not isinstance(s.max_iter, int) or s.max_iter < 0:
+                raise ProgramError(f"{where}: max_iter must be a non-negative int")
+            _ident(s.counter, f"{where}: counter")
+            self.block(s.body, dict(env), loops + ("while",), f"{where}.body")
+        elif isinstance(s, For):
+            if isinstance(s.count, str):
+                k = self.kwargs.get(s.count)
+                if k is None or k.type != "int" or any(v < 0 or v > 16 for v in (k.default, *k.choices)):
+                    raise ProgramError(f"{where}: range() count {s.count!r} must be an int kwarg in 0..16")
+            elif not isinstance(s.count, int) or not 0 <= s.count <= 16:
+                raise ProgramError(f"{where}: range() count must be an int in 0..16")
+            _ident(s.var, f"{where}: loop variable")
+            self.block(s.body, dict(env), loops + (s.var,), f"{where}.body")
+        elif isinstance(s, (Break, Continue)):
+            if not loops:
+                raise ProgramError(f"{where}: {type(s).__name__.lower()} outside a loop")
+        elif isinstance(s, Return):
+            self.out(s.value, env, where)
+        else:
+            raise ProgramError(f"{where}: not a statement: {s!r}")
+
+    def cond(self, c, env: dict, loops: tuple, where: str) -> None:
+        if isinstance(c, TensorCond):
+            if c.var not in env or env[c.var].dtype != "float32":
+                raise ProgramError(f"{where}: condition needs a float variable, got {c.var!r}")
+            if c.reduce not in _REDUCES or c.cmp not in (">", "<"):
+                raise ProgramError(f"{where}: bad tensor condition {c}")
+        elif isinstance(c, KwargCond):
+            k = self.kwargs.get(c.name)
+            if k is None:
+                raise ProgramError(f"{where}: unknown kwarg {c.name!r}")
+            if c.cmp in ("truth", "not"):
+                if k.type != "bool":
+                    raise ProgramError(f"{where}: truth test needs a bool kwarg")
+            elif c.cmp not in _CMPS or not _kwarg_value_ok(k.type, c.value):
+                raise ProgramError(f"{where}: bad kwarg condition {c}")
+        elif isinstance(c, ShapeCond):
+            if c.var not in env or not 0 <= c.dim < env[c.var].rank or c.cmp not in _CMPS:
+                raise ProgramError(f"{where}: bad shape condition {c}")
+        elif isinstance(c, LoopVarCond):
+            if c.var not in loops or c.cmp not in _CMPS:
+                raise ProgramError(f"{where}: {c.var!r} is not an enclosing for-loop variable")
+        else:
+            raise ProgramError(f"{where}: not a condition: {c!r}")
+
+    def out(self, o: Out, env: Mapping, where: str) -> str:
+        """A string form of the output's structure and types (for comparing returns)."""
+        if isinstance(o, OutVar):
+            if o.name not in env:
+                raise ProgramError(f"{where}: output {o.name!r} is not assigned")
+            return str(env[o.name])
+        if isinstance(o, OutSeq):
+            if o.kind not in ("tuple", "list") or not o.items:
+                raise ProgramError(f"{where}: bad output {o.kind}")
+            inner = [self.out(i, env, where) for i in o.items]
+            if o.kind == "list" and not all(isinstance(i, OutVar) for i in o.items):
+                raise ProgramError(f"{where}: list outputs hold tensors only (use a tuple)")
+            return f"{o.kind}({', '.join(inner)})"
+        if isinstance(o, OutDict):
+            if not o.items or not all(isinstance(v, OutVar) for _, v in o.items):
+                raise ProgramError(f"{where}: dict outputs hold tensors only")
+            return "dict(" + ", ".join(f"{k}: {self.out(v, env, where)}" for k, v in o.items) + ")"
+        raise ProgramError(f"{where}: not an output: {o!r}")
+
+
+def env_for_return(checker: _Checker, target: Return) -> dict:
+    """The variables visible at an early return (re-walks the body up to it)."""
+    found: dict = {}
+
+    def visit(stmts, env, loops):
+        for s in stmts:
+            if s is target:
+                found.update(env)
+                return True
+            if isinstance(s, (Get, OpStmt)):
+                checker.stmt(s, env, loops, "return-scan")
+            elif isinstance(s, If):
+                if visit(s.then, dict(env), loops) or visit(s.orelse, dict(env), loops):
+                    return True
+            elif isinstance(s, (While, For)):
+                if visit(s.body, dict(env), loops + ((s.var,) if isinstance(s, For) else ())):
+                    return True
+        return False
+
+    visit(checker.p.body, {}, ())
+    return found
+
+
+def check_program(program: Program) -> str:
+    """Type-check a program; returns the output's type string, raises :class:`ProgramError`."""
+    c = _Checker(program)
+    c.run()
+    return c.out_type
