@@ -77,7 +77,7 @@ def _to_np(t):
 
 def _cond(k, lhs, rhs, cmp):
     value = lhs > rhs if cmp == ">" else lhs < rhs
-    PROBES.append(("cond", k, _to_np(lhs) - rhs, bool(value)))
+    PROBES.append(("cond", k, (_to_np(lhs), rhs), bool(value)))
     return bool(value)
 
 
@@ -87,7 +87,7 @@ def _decide(k, value):
 
 
 def _watch(k, kind, a, b=None):
-    PROBES.append((kind, k, _to_np(a) if b is None else _to_np(a - b), None))
+    PROBES.append((kind, k, _to_np(a) if b is None else (_to_np(a), _to_np(b)), None))
 '''
 
 _MAIN = '''

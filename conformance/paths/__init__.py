@@ -1,0 +1,165 @@
+"""Conversion paths as records.
+
+A :class:`PathRecord` names a way to turn an eager model into something else (``torch.script``,
+``torch.onnx_dynamo`` ...): how to convert, how to run the result, what the path documents it
+specialises on (non-tensor arguments, Python control flow, shapes), and its known
+:class:`Limitation` records — documented refusals and divergences as data, with reasons and the
+framework versions they apply to. ``conformance paths`` prints the table generated from them.
+
+Paths are registered per framework by :mod:`conformance.paths.torch` (and later modules); a
+framework's module is imported only when its paths are asked for, so ``import conformance``
+never imports a framework.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+#: Framework name -> module that registers its paths and its :class:`Framework` adapter.
+FRAMEWORK_MODULES = {"torch": "conformance.paths.torch"}
+
+#: What a path may be documented to specialise on.
+SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
+
+
+class UnknownPathError(ValueError):
+    """A path or framework name that does not exist; the message lists the known ones."""
+
+
+class FrameworkUnavailable(RuntimeError):
+    """A framework (or a package a path needs) is not installed."""
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """A documented refusal or divergence of a path.
+
+    ``match`` is a regular expression searched in ``"ExceptionType: message"``; ``phase`` says
+    whether it applies to conversion or to running the converted model; ``outcome`` is what a
+    matching error becomes (``unsupported``); ``versions`` is a PEP 440 specifier on the framework
+    version (empty: all versions).
+    """
+
+    reason: str
+    match: str
+    phase: str = "convert"
+    outcome: str = "unsupported"
+    versions: str = ""
+    reference: str = ""
+
+    def applies(self, error_text: str, phase: str, version: str) -> bool:
+        if phase != self.phase or not re.search(self.match, error_text, re.S):
+            return False
+        if self.versions:
+            from packaging.specifiers import SpecifierSet
+            from packaging.version import Version
+
+            return Version(version.split("+")[0]) in SpecifierSet(self.versions)
+        return True
+
+
+@dataclass(frozen=True)
+class PathRecord:
+    """One conversion path of one framework."""
+
+    framework: str
+    name: str
+    description: str
+    convert: Callable[[Any], Any]  # (ConvertContext) -> artifact
+    run: Callable[[Any, list, dict], Any]  # (artifact, args, kwargs) -> outputs
+    specializes: frozenset = frozenset()
+    limitations: tuple[Limitation, ...] = ()
+    requires: tuple[str, ...] = ()  # importable modules the path needs besides the framework
+    devices: tuple[str, ...] = ("cpu", "cuda")
+    reference: bool = False  # the eager path
+
+    @property
+    def id(self) -> str:
+        return f"{self.framework}.{self.name}"
+
+    def limitation_for(self, error_text: str, phase: str, version: str) -> Optional[Limitation]:
+        return next((lim for lim in self.limitations if lim.applies(error_text, phase, version)), None)
+
+
+class FlatOutputs(list):
+    """Outputs of a runtime that loses the output structure (ONNX): the runner rebuilds it from eager's."""
+
+
+@dataclass
+class ConvertContext:
+    """What a path's ``convert`` gets: a fresh eager model and the example inputs, on the device."""
+
+    model: Any
+    args: list
+    kwargs: dict
+    program: Any
+    device: str
+    workdir: Any  # a pathlib.Path the path may write files to
+    tensor_names: list = field(default_factory=list)  # flattened tensor input names ("x0", "x1.0.k0")
+
+
+@dataclass(frozen=True)
+class Framework:
+    """A framework adapter: what the runner needs to move data in and out of it."""
+
+    name: str
+    module: str
+    version: Callable[[], str]
+    to_tensor: Callable[[Any, str, bool], Any]  # (numpy array, device, as_fp64) -> tensor
+    to_numpy: Callable[[Any], Any]
+    prepare: Callable[[Any, str, bool], Any]  # (model, device, as_fp64) -> model
+    devices: Callable[[], list[str]]
+    setup: Callable[[], None] = lambda: None
+    versions: Callable[[], dict] = lambda: {}
+
+
+PATHS: dict[str, PathRecord] = {}
+FRAMEWORKS: dict[str, Framework] = {}
+
+
+def register(*records: PathRecord) -> None:
+    for rec in records:
+        PATHS[rec.id] = rec
+
+
+def load_framework(name: str) -> Framework:
+    """Import the module of framework ``name`` (registering its paths) and return its adapter."""
+    if name not in FRAMEWORK_MODULES:
+        raise UnknownPathError(f"unknown framework {name!r}; known: {', '.join(FRAMEWORK_MODULES)}")
+    if name not in FRAMEWORKS:
+        importlib.import_module(FRAMEWORK_MODULES[name])
+    return FRAMEWORKS[name]
+
+
+def framework_available(name: str) -> bool:
+    return importlib.util.find_spec(name if name != "tf" else "tensorflow") is not None
+
+
+def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[str]] = None) -> list[PathRecord]:
+    """Path records for the given frameworks, filtered by path names (``script`` or ``torch.script``).
+
+    Raises :class:`UnknownPathError` naming an unknown framework or path, with the known ones.
+    """
+    frameworks = list(frameworks or FRAMEWORK_MODULES)
+    for fw in frameworks:
+        load_framework(fw)
+    pool = [p for p in PATHS.values() if p.framework in frameworks]
+    if not names:
+        return pool
+    chosen = []
+    for n in names:
+        hits = [p for p in pool if n in (p.id, p.name)]
+        if not hits:
+            known = ", ".join(p.id for p in pool)
+            raise UnknownPathError(f"unknown path {n!r} for frameworks {', '.join(frameworks)}; known: {known}")
+        chosen += [h for h in hits if h not in chosen]
+    if not any(p.reference for p in chosen):
+        chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
+    return chosen
+
+
+def missing_requirements(path: PathRecord) -> list[str]:
+    return [m for m in path.requires if importlib.util.find_spec(m) is None]

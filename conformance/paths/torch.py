@@ -1,0 +1,236 @@
+"""PyTorch conversion paths: eager, TorchScript (script, trace), torch.compile (inductor,
+aot_eager), torch.export, and ONNX (dynamo and TorchScript exporters) run on onnxruntime."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import torch
+
+from ..case import flatten
+from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
+from ..ops import MAX_BATCH
+from . import FRAMEWORKS, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register
+
+
+def _setup() -> None:
+    torch.set_num_threads(1)
+    if torch.cuda.is_available():  # parity with the CPU fp64 reference, not TF32 speed
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+
+
+def _to_tensor(a: np.ndarray, device: str, fp64: bool):
+    t = torch.from_numpy(np.ascontiguousarray(a))
+    if fp64 and t.is_floating_point():
+        t = t.double()
+    return t.to(device)
+
+
+def _to_numpy(x):
+    if isinstance(x, torch.Tensor):
+        return x.detach().cpu().numpy()
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_numpy(i) for i in x)
+    if isinstance(x, dict):
+        return {k: _to_numpy(v) for k, v in x.items()}
+    return np.asarray(x)
+
+
+def _prepare(model, device: str, fp64: bool):
+    model = model.eval().to(device)
+    return model.double() if fp64 else model
+
+
+def _devices() -> list[str]:
+    return ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+def _versions() -> dict:
+    out = {"torch": torch.__version__}
+    for mod in ("onnxruntime", "onnx", "onnxscript"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except ImportError:
+            pass
+    return out
+
+
+FRAMEWORKS["torch"] = Framework("torch", "torch", lambda: torch.__version__, _to_tensor, _to_numpy, _prepare,
+                                _devices, _setup, _versions)
+
+
+def _call(model, args, kwargs):
+    with torch.no_grad():
+        return model(*args, **kwargs)
+
+
+# ------------------------------------------------------------------ eager, TorchScript
+
+
+def _eager(ctx: ConvertContext):
+    return ctx.model
+
+
+def _script(ctx: ConvertContext):
+    return torch.jit.script(ctx.model)
+
+
+def _trace(ctx: ConvertContext):
+    # trace takes tensors only: non-tensor kwargs are bound at trace time, as users do with a wrapper.
+    return _BoundKwargs(torch.jit.trace(_Bind(ctx.model, ctx.kwargs), tuple(ctx.args), strict=False))
+
+
+class _Bind(torch.nn.Module):
+    """``model`` with its non-tensor keyword arguments fixed (what ``trace``/ONNX export see)."""
+
+    def __init__(self, model, kwargs):
+        super().__init__()
+        self.model = model
+        self.kwargs = dict(kwargs)
+
+    def forward(self, *args):
+        return self.model(*args, **self.kwargs)
+
+
+class _BoundKwargs:
+    """A converted artifact that takes tensors only: kwargs given at run time are ignored."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args)
+
+
+# ------------------------------------------------------------------ torch.compile
+
+
+def _compile(backend: str):
+    def convert(ctx: ConvertContext):
+        import torch._dynamo
+
+        torch._dynamo.reset()
+        compiled = torch.compile(ctx.model, backend=backend)
+        _call(compiled, ctx.args, ctx.kwargs)  # compile now, so compiler errors are conversion errors
+        return compiled
+    return convert
+
+
+# ------------------------------------------------------------------ torch.export
+
+
+def _dynamic_shapes(ctx: ConvertContext) -> dict:
+    """``dynamic_shapes`` for torch.export: the IR's dynamic dim as one ``Dim`` shared by all inputs."""
+    batch = torch.export.Dim("B", min=1, max=MAX_BATCH * 16)
+
+    def spec(s):
+        if isinstance(s, TensorSpec):
+            dims = {i: batch for i, d in enumerate(s.shape) if d == DYNAMIC}
+            return dims or None
+        if isinstance(s, SeqSpec):
+            items = [spec(i) for i in s.items]
+            return items if s.kind == "list" else tuple(items)
+        if isinstance(s, DictSpec):
+            return {k: spec(v) for k, v in s.items}
+        raise TypeError(s)
+
+    shapes = {i.name: spec(i.spec) for i in ctx.program.inputs}
+    shapes.update({k.name: None for k in ctx.program.kwargs})
+    return shapes
+
+
+def _export(ctx: ConvertContext):
+    ep = torch.export.export(ctx.model, tuple(ctx.args), dict(ctx.kwargs), dynamic_shapes=_dynamic_shapes(ctx))
+    return ep.module()
+
+
+# ------------------------------------------------------------------ ONNX on onnxruntime
+
+
+class _OrtModel:
+    """An onnxruntime session fed by input name; returns the flat list of outputs."""
+
+    def __init__(self, path, device: str, names: list[str]):
+        import onnxruntime as ort
+
+        providers = ["CUDAExecutionProvider"] if device == "cuda" else ["CPUExecutionProvider"]
+        if device == "cuda" and "CUDAExecutionProvider" not in ort.get_available_providers():
+            raise RuntimeError("onnxruntime has no CUDAExecutionProvider here")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=providers)
+        self.names = names
+        self.wanted = [i.name for i in self.session.get_inputs()]
+        unknown = set(self.wanted) - set(names)
+        if unknown:
+            raise RuntimeError(f"ONNX graph has inputs {sorted(unknown)} that are not model inputs {names}")
+
+    def __call__(self, *args, **kwargs):
+        leaves = dict(zip(self.names, (t.detach().cpu().numpy() for t in flatten(list(args)))))
+        return FlatOutputs(self.session.run(None, {n: leaves[n] for n in self.wanted}))
+
+
+def _onnx(dynamo: bool):
+    def convert(ctx: ConvertContext):
+        path = ctx.workdir / ("model_dynamo.onnx" if dynamo else "model_torchscript.onnx")
+        names = ctx.tensor_names
+        kw = dict(kwargs=dict(ctx.kwargs), input_names=names, dynamo=dynamo)
+        if dynamo:
+            kw["dynamic_shapes"] = _dynamic_shapes(ctx)
+            kw["verbose"] = False
+        else:
+            dyn = [n for n, leaf in zip(names, ctx.program.input_leaves()) if DYNAMIC in leaf.shape]
+            kw["dynamic_axes"] = {n: {i: "B" for i, d in enumerate(leaf.shape) if d == DYNAMIC}
+                                  for n, leaf in zip(names, ctx.program.input_leaves()) if n in dyn}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            torch.onnx.export(ctx.model, tuple(ctx.args), str(path), **kw)
+        return _OrtModel(path, ctx.device, names)
+    return convert
+
+
+def _ort_run(artifact, args, kwargs):
+    return artifact(*args, **kwargs)
+
+
+# ------------------------------------------------------------------ the records
+
+_DATA_DEPENDENT_EXPORT = Limitation(
+    "torch.export cannot capture Python control flow on tensor values; it needs torch.cond",
+    r"GuardOnDataDependentSymNode|Could not guard on data-dependent|data-dependent", versions=">=2.1",
+    reference="https://pytorch.org/docs/stable/export.html#data-dependent-control-flow")
+_KWARG_GUARD = Limitation(
+    "an exported program specialises non-tensor arguments and refuses other values at run time",
+    r"Guard failed|Expected input .* to be equal to", phase="run",
+    reference="https://pytorch.org/docs/stable/export.html")
+_SHAPE_GUARD = Limitation(
+    "a shape-dependent branch specialises the dynamic dim: export refuses a dynamic Dim",
+    r"Constraints violated|specialized|ConstraintViolation", versions=">=2.1",
+    reference="https://pytorch.org/docs/stable/export.html#constraints-dynamic-shapes")
+_RUN_SHAPE_GUARD = Limitation(
+    "the exported program was specialised to the example's size along the dynamic dim",
+    r"Guard failed|Expected input at .* to be equal to|is outside of inclusive range", phase="run")
+_TRACE_NOTE = ("traced: Python control flow and non-tensor arguments are frozen to the example's "
+               "(a TracerWarning says so); other inputs may diverge by design")
+
+register(
+    PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", _eager, _call,
+               reference=True),
+    PathRecord("torch", "script", "torch.jit.script", _script, _call),
+    PathRecord("torch", "trace", "torch.jit.trace " + _TRACE_NOTE, _trace, _call,
+               specializes=frozenset({"kwargs", "control_flow"})),
+    PathRecord("torch", "compile", "torch.compile(backend='inductor')", _compile("inductor"), _call),
+    PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')", _compile("aot_eager"), _call),
+    PathRecord("torch", "export", "torch.export.export(dynamic_shapes=B).module()", _export, _call,
+               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _KWARG_GUARD, _RUN_SHAPE_GUARD),
+               specializes=frozenset({"kwargs"})),
+    PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime", _onnx(True), _ort_run,
+               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD),
+               specializes=frozenset({"kwargs"}), requires=("onnxruntime", "onnx", "onnxscript")),
+    PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + _TRACE_NOTE,
+               _onnx(False), _ort_run, specializes=frozenset({"kwargs", "control_flow"}),
+               requires=("onnxruntime", "onnx")),
+)

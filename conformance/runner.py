@@ -1,0 +1,253 @@
+"""Run one case along conversion paths and judge each with the oracle.
+
+For each framework the case is rendered and imported once; eager runs the probed model in fp32 and
+fp64 on the CPU for every input set (the reference outputs and the branch-flip guard). Then each path
+converts a fresh model on the example input set and runs the result on every input set; the oracle
+compares each output with eager's. One result record (a plain dict, the JSON Lines schema of
+``reports/README.md``) comes out per (case, path).
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from . import __version__
+from .case import Case, flatten, map_tree, materialize, unflatten
+from .ir import spec_leaves
+from .oracle import LeafReport, Report, Stability, branch_stability, diagnose
+from .paths import ConvertContext, FlatOutputs, Framework, PathRecord, load_framework, missing_requirements
+from .render import cache_dir, load_model_module
+
+SCHEMA_VERSION = 1
+OUTCOMES = ("pass", "mismatch", "conversion_error", "runtime_error", "unsupported", "expected_divergence",
+            "timeout", "crash", "discarded")
+#: Outcomes that are findings worth a look (a campaign's exit status counts these).
+FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
+_SEVERITY = ("mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
+
+
+def _error_text(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"
+
+
+def _short(text: str, n: int = 2000) -> str:
+    return text if len(text) <= n else text[: n // 2] + "\n...\n" + text[-n // 2:]
+
+
+@dataclass
+class InputRun:
+    """One input set with its eager fp32 and fp64 outputs and the guard's verdict."""
+
+    index: int
+    role: str
+    args: list
+    kwargs: dict
+    batch: int
+    eager: object
+    reference: object
+    stability: Stability
+
+
+@dataclass
+class Prepared:
+    framework: Framework
+    module: object
+    runs: list[InputRun]
+    prepare_s: float
+
+
+def prepare(case: Case, framework: str) -> Prepared:
+    """Render and import the case's model and compute eager fp32/fp64 outputs on every input set."""
+    t0 = time.perf_counter()
+    fw = load_framework(framework)
+    fw.setup()
+    program = case.program
+    module = load_model_module(program, framework)
+    probed32 = load_model_module(program, framework, probed=True, float_dtype="float32")
+    probed64 = load_model_module(program, framework, probed=True, float_dtype="float64")
+    m32 = fw.prepare(probed32.Model(), "cpu", False)
+    m64 = fw.prepare(probed64.Model(), "cpu", True)
+    runs = []
+    for i, inputs in enumerate(case.inputs):
+        args, kwargs = materialize(program, inputs)
+        outs = []
+        for probed, model, fp64 in ((probed32, m32, False), (probed64, m64, True)):
+            probed.PROBES.clear()
+            targs = map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), args)
+            outs.append((fw.to_numpy(_no_grad(fw, model, targs, kwargs)), list(probed.PROBES)))
+        (eager, p32), (ref, p64) = outs
+        runs.append(InputRun(i, inputs.role, args, kwargs, inputs.batch, eager, ref, branch_stability(p32, p64)))
+    return Prepared(fw, module, runs, time.perf_counter() - t0)
+
+
+def _no_grad(fw: Framework, model, args, kwargs):
+    if fw.name == "torch":
+        import torch
+
+        with torch.no_grad():
+            return model(*args, **kwargs)
+    return model(*args, **kwargs)
+
+
+def _what_differs(run: InputRun, example: InputRun) -> set:
+    diffs = set()
+    if run.kwargs != example.kwargs:
+        diffs.add("kwargs")
+    if run.stability.decisions != example.stability.decisions:
+        diffs.add("control_flow")
+    if run.batch != example.batch:
+        diffs.add("shapes")
+    return diffs
+
+
+def _structure_failure(message: str) -> Report:
+    return Report([LeafReport("", False, "structure", message)])
+
+
+def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
+             versions: Optional[dict] = None) -> dict:
+    """Convert with ``path`` on the example inputs, run on every input set, and judge: one record."""
+    fw = prep.framework
+    version = fw.version()
+    record = base_record(case, path, device, versions or fw.versions())
+    record["timings"]["prepare_s"] = round(prep.prepare_s, 6)
+    example = prep.runs[0]
+    if not example.stability.stable:
+        return finish(record, "discarded", f"branch-flip guard: {example.stability.reason}")
+    missing = missing_requirements(path)
+    if missing:
+        return finish(record, "unsupported", f"not installed: {', '.join(missing)}")
+    if device not in path.devices or device not in fw.devices():
+        return finish(record, "unsupported", f"device {device!r} is not available for {path.id}")
+    workdir = cache_dir() / fw.name / case.program.id / path.name
+    workdir.mkdir(parents=True, exist_ok=True)
+    names = [inp.name + "".join(f".{s}" for s in p) for inp in case.program.inputs for p, _ in spec_leaves(inp.spec)]
+    to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
+    t0 = time.perf_counter()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = fw.prepare(prep.module.Model(), device, False)
+            ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
+                                 workdir, names)
+            artifact = path.convert(ctx)
+    except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
+        record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
+        text = _error_text(e)
+        lim = path.limitation_for(text, "convert", version)
+        if lim:
+            record["detail"]["limitation"] = lim.reason
+            return finish(record, lim.outcome, _short(text, 600))
+        record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
+        return finish(record, "conversion_error", _short(text))
+    record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
+    record["detail"]["warnings"] = sorted({f"{w.category.__name__}: {str(w.message)[:160]}" for w in caught})[:8]
+    per_input = []
+    run_s = compare_s = 0.0
+    for run in prep.runs:
+        entry = {"role": run.role, "index": run.index}
+        per_input.append(entry)
+        if not run.stability.stable:
+            entry.update(outcome="discarded", message=f"branch-flip guard: {run.stability.reason}")
+            continue
+        t1 = time.perf_counter()
+        try:
+            out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
+            out = fw.to_numpy(out) if not isinstance(out, FlatOutputs) else FlatOutputs(out)
+        except Exception as e:  # noqa: BLE001
+            run_s += time.perf_counter() - t1
+            text = _error_text(e)
+            lim = path.limitation_for(text, "run", version)
+            entry.update(outcome=lim.outcome if lim else "runtime_error", message=_short(text, 600))
+            if lim:
+                entry["limitation"] = lim.reason
+            continue
+        t2 = time.perf_counter()
+        run_s += t2 - t1
+        if isinstance(out, FlatOutputs):
+            want = len(flatten(run.eager))
+            report = (_structure_failure(f"{len(out)} outputs, eager has {want}") if len(out) != want
+                      else diagnose(unflatten(run.eager, list(out)), run.eager, run.reference))
+        else:
+            report = diagnose(out, run.eager, run.reference)
+        compare_s += time.perf_counter() - t2
+        entry.update(max_abs_err=report.max_abs_err, max_rel_err=report.max_rel_err)
+        if report.ok:
+            entry["outcome"] = "pass"
+            continue
+        entry["report"] = report.to_dict()
+        why = _what_differs(run, example) & path.specializes
+        if why:
+            entry.update(outcome="expected_divergence",
+                         message=f"differs from the example in {', '.join(sorted(why))}, which {path.id} "
+                                 f"specialises on: {report.summary()}")
+        else:
+            entry.update(outcome="mismatch", message=report.summary())
+    record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
+    record["detail"]["inputs"] = per_input
+    judged = [e for e in per_input if e["outcome"] != "discarded"]
+    record["max_abs_err"] = max((e.get("max_abs_err", 0.0) for e in judged), default=None)
+    record["max_rel_err"] = max((e.get("max_rel_err", 0.0) for e in judged), default=None)
+    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged) or o == "pass")
+    first = next((e for e in judged if e["outcome"] == outcome), None)
+    message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""
+    if outcome in ("unsupported", "runtime_error") and first and "limitation" in first:
+        record["detail"]["limitation"] = first["limitation"]
+    return finish(record, outcome, message)
+
+
+def base_record(case: Case, path: PathRecord, device: str, versions: dict) -> dict:
+    program = case.program
+    return {
+        "schema": SCHEMA_VERSION,
+        "case_id": case.id,
+        "program_id": program.id,
+        "seed": None,
+        "index": None,
+        "framework": path.framework,
+        "path": path.name,
+        "device": device,
+        "outcome": None,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "detail": {"message": ""},
+        "timings": {},
+        "versions": {"conformance": __version__, "python": platform.python_version(), **versions},
+        "constructs": sorted(program.constructs()),
+        "ops": sorted(set(program.ops())),
+        "case": case.to_dict(),
+    }
+
+
+def finish(record: dict, outcome: str, message: str) -> dict:
+    assert outcome in OUTCOMES, outcome
+    record["outcome"] = outcome
+    record["detail"]["message"] = message
+    return record
+
+
+def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
+             on_path_start=None) -> Iterator[dict]:
+    """Yield one record per path. ``on_path_start(path_id)`` is called before each path runs."""
+    by_fw: dict[str, list[PathRecord]] = {}
+    for p in paths:
+        by_fw.setdefault(p.framework, []).append(p)
+    for fw_name, fw_paths in by_fw.items():
+        try:
+            prep = prepare(case, fw_name)
+        except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
+            for p in fw_paths:
+                rec = base_record(case, p, device, {})
+                rec["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
+                yield finish(rec, "runtime_error", f"eager reference failed: {_short(_error_text(e))}")
+            continue
+        versions = prep.framework.versions()
+        for p in fw_paths:
+            if on_path_start:
+                on_path_start(p.id)
+            yield run_path(case, prep, p, device, versions)
