@@ -213,8 +213,7 @@ _SHAPE_GUARD = Limitation(
 _RUN_SHAPE_GUARD = Limitation(
     "the exported program was specialised to the example's size along the dynamic dim",
     r"Guard failed|Expected input at .* to be equal to|is outside of inclusive range", phase="run")
-_TRACE_NOTE = ("traced: Python control flow and non-tensor arguments are frozen to the example's "
-               "(a TracerWarning says so); other inputs may diverge by design")
+_TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
 
 register(
     PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", _eager, _call,

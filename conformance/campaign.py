@@ -1,0 +1,260 @@
+"""Campaigns: generate cases from a seed and run them in isolated worker processes.
+
+* **Deterministic**: case ``i`` of seed ``s`` is the same on every run and machine with the same
+  Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
+  ``hypothesis.seed``).
+* **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
+  (segfault, abort, out of memory) turns the path it was running into a ``crash`` record; one that
+  runs past ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The
+  worker is replaced and the case goes on with its remaining paths.
+* **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+from .case import Case
+
+CHUNK = 25
+
+
+def generate_cases(seed: int, **options) -> Iterator[Case]:
+    """An endless, deterministic stream of cases for campaign seed ``seed``."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from .strategies import cases
+
+    seen: set[str] = set()
+    chunk = 0
+    while True:
+        drawn: list[Case] = []
+
+        @hseed(seed * 1_000_003 + chunk)
+        @settings(max_examples=CHUNK, database=None, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck), derandomize=False)
+        @given(cases(**options))
+        def draw(case):
+            drawn.append(case)
+
+        draw()
+        chunk += 1
+        for case in drawn:
+            if case.id not in seen:  # Hypothesis starts each chunk with its simplest example
+                seen.add(case.id)
+                yield case
+
+
+# ------------------------------------------------------------------ worker side
+
+
+def _worker_main(conn, path_ids: list[str], device: str, log_path: str) -> None:
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
+    os.dup2(fd, 2)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    from .paths import PATHS, select_paths
+    from .runner import run_case
+
+    frameworks = sorted({p.split(".")[0] for p in path_ids})
+    select_paths(frameworks)
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        case_dict, wanted = msg
+        case = Case.from_dict(case_dict)
+        paths = [PATHS[p] for p in path_ids if p in wanted]
+        for record in run_case(case, paths, device, on_path_start=lambda pid: conn.send(("start", pid))):
+            conn.send(("record", record))
+        conn.send(("done", None))
+
+
+# ------------------------------------------------------------------ parent side
+
+
+@dataclass
+class _Job:
+    index: int
+    case: Case
+    remaining: list[str]
+    current: Optional[str] = None
+    started: float = 0.0
+
+
+@dataclass
+class _Worker:
+    proc: mp.Process
+    conn: object
+    log: Path
+    job: Optional[_Job] = None
+
+
+@dataclass
+class CampaignOptions:
+    seed: int = 0
+    budget: float = 120.0
+    max_cases: Optional[int] = None
+    paths: list = field(default_factory=list)  # PathRecord
+    device: str = "cpu"
+    workers: int = 1
+    timeout: float = 120.0
+    out: Path = Path("reports/latest")
+    generator: dict = field(default_factory=dict)
+
+
+class Campaign:
+    """Runs a campaign; ``on_record(record)`` is called for each record as it is written."""
+
+    def __init__(self, options: CampaignOptions, on_record: Callable[[dict], None] = lambda r: None):
+        self.o = options
+        self.on_record = on_record
+        self.ctx = mp.get_context("spawn")
+        self.workers: list[_Worker] = []
+        self.n_cases = 0
+        self.stopped = False
+
+    def _spawn(self, slot: int) -> _Worker:
+        parent, child = self.ctx.Pipe()
+        log = self.o.out / "logs" / f"worker{slot}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
+                                                           str(log)), daemon=True)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent, log)
+
+    def _send(self, w: _Worker, job: _Job) -> None:
+        job.current, job.started = None, time.monotonic()
+        w.job = job
+        w.conn.send((job.case.to_dict(), list(job.remaining)))
+
+    def _lost(self, slot: int, outcome: str, why: str, write) -> None:
+        """The worker in ``slot`` died or hung: record it, replace the worker, resume the case."""
+        w = self.workers[slot]
+        job = w.job
+        if w.proc.is_alive():
+            w.proc.kill()
+        w.proc.join(5)
+        code = w.proc.exitcode
+        tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
+        if code is not None and code < 0:
+            try:
+                why += f" (signal {signal.Signals(-code).name})"
+            except ValueError:
+                why += f" (signal {-code})"
+        elif code is not None and outcome == "crash":
+            why += f" (exit code {code})"
+        pid = job.current or job.remaining[0]
+        from .paths import PATHS
+        from .runner import base_record, finish
+
+        rec = base_record(job.case, PATHS[pid], self.o.device, {})
+        rec["detail"]["stderr_tail"] = tail
+        write(job.index, finish(rec, outcome, why))
+        job.remaining = [p for p in job.remaining if p != pid]
+        self.workers[slot] = self._spawn(slot)
+        if job.remaining:
+            self._send(self.workers[slot], job)
+
+    def run(self) -> dict:
+        o = self.o
+        o.out.mkdir(parents=True, exist_ok=True)
+        results = (o.out / "results.jsonl").open("a")
+        start = time.monotonic()
+
+        def write(index: int, record: dict) -> None:
+            record["seed"], record["index"] = o.seed, index
+            results.write(json.dumps(record, sort_keys=True) + "\n")
+            results.flush()
+            self.on_record(record)
+
+        stream = generate_cases(o.seed, **o.generator)
+        self.workers = [self._spawn(i) for i in range(max(1, o.workers))]
+        path_ids = [p.id for p in o.paths]
+        next_index = 0
+        try:
+            while True:
+                out_of_time = time.monotonic() - start >= o.budget or (
+                    o.max_cases is not None and next_index >= o.max_cases) or self.stopped
+                for w in self.workers:
+                    if w.job is None and not out_of_time:
+                        self._send(w, _Job(next_index, next(stream), list(path_ids)))
+                        next_index += 1
+                busy = [w for w in self.workers if w.job is not None]
+                if not busy:
+                    break
+                ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
+                for slot, w in enumerate(list(self.workers)):
+                    if w.job is None:
+                        continue
+                    if w.conn in ready:
+                        try:
+                            while w.conn.poll():
+                                kind, payload = w.conn.recv()
+                                if kind == "start":
+                                    w.job.current, w.job.started = payload, time.monotonic()
+                                elif kind == "record":
+                                    write(w.job.index, payload)
+                                    w.job.remaining = [p for p in w.job.remaining
+                                                       if p != f"{payload['framework']}.{payload['path']}"]
+                                    w.job.current = None
+                                else:
+                                    w.job = None
+                                    self.n_cases += 1
+                                    break
+                        except (EOFError, ConnectionError, OSError):
+                            self._lost(slot, "crash", "the worker process died", write)
+                            continue
+                    elif w.proc.sentinel in ready or not w.proc.is_alive():
+                        self._lost(slot, "crash", "the worker process died", write)
+                        continue
+                    if w.job is not None and time.monotonic() - w.job.started > o.timeout:
+                        self._lost(slot, "timeout", f"no result within {o.timeout:g} s", write)
+        except KeyboardInterrupt:
+            self.stopped = True
+        finally:
+            for w in self.workers:
+                try:
+                    w.conn.send(None)
+                except (OSError, BrokenPipeError):
+                    pass
+            for w in self.workers:
+                w.proc.join(3)
+                if w.proc.is_alive():
+                    w.proc.kill()
+            results.close()
+        return {"cases": self.n_cases, "elapsed_s": time.monotonic() - start, "interrupted": self.stopped}
+
+
+def campaign_manifest(options: CampaignOptions, summary: dict, started: float, argv: Optional[list] = None) -> dict:
+    """The run manifest written beside the results: what ran, where, with which versions."""
+    import platform
+
+    from . import __version__
+    from .paths import load_framework
+
+    versions = {"conformance": __version__, "python": platform.python_version()}
+    for fw in sorted({p.framework for p in options.paths}):
+        versions.update(load_framework(fw).versions())
+    return {
+        "seed": options.seed, "budget_s": options.budget, "device": options.device, "workers": options.workers,
+        "timeout_s": options.timeout, "paths": [p.id for p in options.paths], "versions": versions,
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "command": list(argv if argv is not None else sys.argv), **summary,
+    }

@@ -1,0 +1,312 @@
+"""The ``conformance`` command line.
+
+    conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
+    conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
+    conformance summary reports/latest/results.jsonl
+    conformance paths          # the path records, with their limitations
+    conformance ops            # the op records
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from .runner import FINDINGS, OUTCOMES
+
+
+def _split(values):
+    out = []
+    for v in values or []:
+        out += [x for x in v.split(",") if x]
+    return out
+
+
+def _console():
+    from rich.console import Console
+
+    return Console() if sys.stdout.isatty() else Console(width=160)
+
+
+def summary_rows(records) -> tuple[list[str], list[list]]:
+    """Per path: number of cases and of each outcome (the table ``fuzz`` and ``summary`` print)."""
+    counts: dict[tuple, Counter] = defaultdict(Counter)
+    for r in records:
+        counts[(r["framework"], r["path"], r["device"])][r["outcome"]] += 1
+    header = ["path", "device", "cases"] + list(OUTCOMES)
+    rows = [[f"{fw}.{p}", dev, sum(c.values())] + [c.get(o, 0) for o in OUTCOMES]
+            for (fw, p, dev), c in counts.items()]
+    return header, rows
+
+
+def coverage(records) -> dict:
+    """How many distinct programs exercise data-dependent control flow, nested inputs or kwargs."""
+    progs = {}
+    for r in records:
+        progs[r["program_id"]] = set(r.get("constructs", ()))
+    interesting = {"if_tensor", "while_tensor", "nested_input", "kwargs"}
+    dd = sum(1 for c in progs.values() if c & {"if_tensor", "while_tensor"})
+    return {"programs": len(progs), "interesting": sum(1 for c in progs.values() if c & interesting),
+            "data_dependent": dd}
+
+
+def print_summary(console, records) -> None:
+    from rich.table import Table
+
+    header, rows = summary_rows(records)
+    table = Table(title="conformance results per path")
+    for h in header:
+        table.add_column(h, justify="left" if h in ("path", "device") else "right")
+    for row in rows:
+        table.add_row(*[str(x) if x else ("·" if isinstance(x, int) else str(x)) for x in row])
+    console.print(table)
+    cov = coverage(records)
+    if cov["programs"]:
+        console.print(f"{cov['programs']} programs; {cov['interesting']} ({cov['interesting'] / cov['programs']:.0%}) "
+                      f"with data-dependent control flow, nested inputs or kwargs; "
+                      f"{cov['data_dependent']} with data-dependent control flow")
+
+
+def markdown_summary(records) -> str:
+    header, rows = summary_rows(records)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    findings = [r for r in records if r["outcome"] in FINDINGS]
+    if findings:
+        lines += ["", "## Findings", ""]
+        lines += [f"- `{r['framework']}.{r['path']}` {r['outcome']} on case `{r['case_id']}` (index {r['index']}): "
+                  f"{r['detail'].get('message', '')[:300]}" for r in findings]
+    return "\n".join(lines) + "\n"
+
+
+def read_records(path: Path) -> list[dict]:
+    """Records of a results.jsonl; a malformed line is an error naming the file and line."""
+    records = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise SystemExit(f"{path}:{n}: not a JSON record ({e})")
+    return records
+
+
+# ------------------------------------------------------------------ commands
+
+
+def cmd_fuzz(args) -> int:
+    from .campaign import Campaign, CampaignOptions, campaign_manifest
+    from .paths import select_paths
+
+    console = _console()
+    paths = _available_paths(console, args)
+    if not paths:
+        return 2
+    out = Path(args.out)
+    if (out / "results.jsonl").exists():
+        (out / "results.jsonl").unlink()  # a fresh campaign replaces the old results in this folder
+    opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
+                           device=args.device, workers=args.workers, timeout=args.timeout, out=out,
+                           generator={"max_statements": args.max_statements})
+    records: list[dict] = []
+    started = time.time()
+    console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
+                  f"{args.device}: {', '.join(p.id for p in paths)}")
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[status]}"), console=console, transient=not console.is_terminal) as bar:
+        task = bar.add_task("fuzzing", total=args.budget, status="")
+
+        def on_record(r):
+            records.append(r)
+            c = Counter(x["outcome"] for x in records)
+            bar.update(task, completed=min(time.time() - started, args.budget),
+                       status=f"{len({x['case_id'] for x in records})} cases, " +
+                              ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+
+        summary = Campaign(opts, on_record).run()
+        bar.update(task, completed=args.budget)
+    manifest = campaign_manifest(opts, summary, started)
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    (out / "summary.md").write_text(markdown_summary(records))
+    print_summary(console, records)
+    findings = [r for r in records if r["outcome"] in FINDINGS]
+    console.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; {len(findings)} findings; "
+                  f"results in {out / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
+    fail_on = set(_split(args.fail_on))
+    return 1 if any(r["outcome"] in fail_on for r in records) else 0
+
+
+def _available_paths(console, args):
+    from .paths import UnknownPathError, framework_available, missing_requirements, select_paths
+
+    frameworks = _split(args.frameworks) or ["torch"]
+    usable = []
+    for fw in frameworks:
+        try:
+            importable = framework_available(fw)
+        except Exception:  # noqa: BLE001
+            importable = False
+        if not importable:
+            console.print(f"[yellow]skipping framework {fw!r}: it is not installed "
+                          f"(pip install 'conformance[{fw}]')[/]")
+            continue
+        usable.append(fw)
+    if not usable:
+        console.print("[red]no installed framework to run[/]")
+        return []
+    try:
+        paths = select_paths(usable, _split(args.paths) or None)
+    except UnknownPathError as e:
+        raise SystemExit(f"conformance: {e}")
+    kept = []
+    for p in paths:
+        missing = missing_requirements(p)
+        if missing:
+            console.print(f"[yellow]skipping {p.id}: needs {', '.join(missing)}[/]")
+        else:
+            kept.append(p)
+    return kept
+
+
+def _load_cases(file: Path, case_id, index):
+    """Cases from a case JSON file, or from the records of a results.jsonl."""
+    from .case import Case
+    from .ir import ProgramError
+
+    text = file.read_text()
+    try:
+        if file.suffix == ".jsonl":
+            found = {}
+            for r in read_records(file):
+                if (case_id is None or r["case_id"] == case_id) and (index is None or r.get("index") == index):
+                    found.setdefault(r["case_id"], r["case"])
+            if not found:
+                raise SystemExit(f"conformance: no record in {file} matches"
+                                 + (f" case id {case_id}" if case_id else "") + (f" index {index}" if index is not None else ""))
+            return [Case.from_dict(c) for c in found.values()]
+        data = json.loads(text)
+        return [Case.from_dict(data.get("case", data))]
+    except json.JSONDecodeError as e:
+        raise SystemExit(f"conformance: {file} is not valid JSON: {e}")
+    except ProgramError as e:
+        raise SystemExit(f"conformance: {file}: {e}")
+
+
+def cmd_replay(args) -> int:
+    from .runner import run_case
+
+    console = _console()
+    cases = _load_cases(Path(args.file), args.case_id, args.index)
+    if len(cases) > 1 and args.case_id is None and args.index is None:
+        console.print(f"{len(cases)} cases in {args.file}; replaying all (choose one with --case-id or --index)")
+    paths = _available_paths(console, args)
+    records = []
+    for case in cases:
+        for r in run_case(case, paths, args.device):
+            records.append(r)
+            msg = r["detail"].get("message", "")
+            console.print(f"{r['case_id']}  {r['framework']}.{r['path']:<18} {r['outcome']:<20} {msg[:200]}")
+    if args.out:
+        Path(args.out).write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+    return 1 if any(r["outcome"] in FINDINGS for r in records) else 0
+
+
+def cmd_summary(args) -> int:
+    console = _console()
+    records = [r for f in args.results for r in read_records(Path(f))]
+    print_summary(console, records)
+    return 0
+
+
+def cmd_paths(args) -> int:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .paths import FRAMEWORK_MODULES, PATHS, framework_available, load_framework
+
+    console = _console()
+    table = Table(title="conversion paths")
+    for h in ("path", "what", "specialises on", "known limitations"):
+        table.add_column(h)
+    for fw in FRAMEWORK_MODULES:
+        if not framework_available(fw):
+            console.print(f"[yellow]{fw}: not installed[/]")
+            continue
+        load_framework(fw)
+    for p in PATHS.values():
+        lims = "\n".join(escape(f"[{lim.phase}] {lim.reason}") + (f" ({lim.versions})" if lim.versions else "")
+                         for lim in p.limitations)
+        table.add_row(p.id, p.description, ", ".join(sorted(p.specializes)) or "-", lims or "-")
+    console.print(table)
+    return 0
+
+
+def cmd_ops(args) -> int:
+    from rich.table import Table
+
+    from .ops import OPS
+
+    table = Table(title=f"{len(OPS)} op records")
+    for h in ("op", "family", "arity", "what", "frameworks", "notes"):
+        table.add_column(h)
+    for rec in OPS.values():
+        table.add_row(rec.name, rec.family, str(rec.arity), rec.doc, ", ".join(rec.frameworks),
+                      ("discontinuous; " if rec.discontinuous else "") + rec.tolerance)
+    _console().print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="conformance", description="Conversion parity checking for DL frameworks.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def common(p):
+        p.add_argument("--frameworks", action="append", help="frameworks, comma separated (default: torch)")
+        p.add_argument("--paths", action="append", help="paths, e.g. script,trace or torch.compile (default: all)")
+        p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+
+    f = sub.add_parser("fuzz", help="run a campaign of generated cases")
+    common(f)
+    f.add_argument("--budget", type=float, default=120.0, help="seconds to keep generating cases (default 120)")
+    f.add_argument("--seed", type=int, default=0, help="campaign seed: same seed, same cases")
+    f.add_argument("--max-cases", type=int, help="stop after this many cases")
+    f.add_argument("--out", default="reports/latest", help="folder for results.jsonl, manifest.json, summary.md")
+    f.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
+    f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
+    f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
+    f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
+    f.set_defaults(fn=cmd_fuzz)
+
+    r = sub.add_parser("replay", help="rerun saved cases (a case .json or a results .jsonl)")
+    common(r)
+    r.add_argument("file")
+    r.add_argument("--case-id")
+    r.add_argument("--index", type=int)
+    r.add_argument("--out", help="write the new records to this .jsonl")
+    r.set_defaults(fn=cmd_replay)
+
+    s = sub.add_parser("summary", help="print the per-path table of results files")
+    s.add_argument("results", nargs="+")
+    s.set_defaults(fn=cmd_summary)
+
+    sub.add_parser("paths", help="list conversion paths and their known limitations").set_defaults(fn=cmd_paths)
+    sub.add_parser("ops", help="list op records").set_defaults(fn=cmd_ops)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
