@@ -140,9 +140,11 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
         text = _error_text(e)
         lim = path.limitation_for(text, "convert", version)
-        if lim:
+        if lim and lim.outcome:
             record["detail"]["limitation"] = lim.reason
             return finish(record, lim.outcome, _short(text, 600))
+        if lim:
+            record["detail"]["known_issue"] = f"{lim.reason} {lim.reference}".strip()
         record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
         return finish(record, "conversion_error", _short(text))
     record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
@@ -163,9 +165,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             run_s += time.perf_counter() - t1
             text = _error_text(e)
             lim = path.limitation_for(text, "run", version)
-            entry.update(outcome=lim.outcome if lim else "runtime_error", message=_short(text, 600))
+            entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=_short(text, 600))
             if lim:
-                entry["limitation"] = lim.reason
+                entry["limitation" if lim.outcome else "known_issue"] = f"{lim.reason} {lim.reference}".strip()
             continue
         t2 = time.perf_counter()
         run_s += t2 - t1
@@ -196,8 +198,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged) or o == "pass")
     first = next((e for e in judged if e["outcome"] == outcome), None)
     message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""
-    if outcome in ("unsupported", "runtime_error") and first and "limitation" in first:
-        record["detail"]["limitation"] = first["limitation"]
+    for key in ("limitation", "known_issue"):
+        if first and key in first:
+            record["detail"][key] = first[key]
     return finish(record, outcome, message)
 
 
@@ -251,3 +254,8 @@ def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
             if on_path_start:
                 on_path_start(p.id)
             yield run_path(case, prep, p, device, versions)
+
+
+def check(case: Case, path: PathRecord, device: str = "cpu") -> dict:
+    """Run one case along one path in this process: the record (what the pytest suite asserts on)."""
+    return run_path(case, prepare(case, path.framework), path, device)

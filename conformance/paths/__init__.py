@@ -39,14 +39,16 @@ class Limitation:
 
     ``match`` is a regular expression searched in ``"ExceptionType: message"``; ``phase`` says
     whether it applies to conversion or to running the converted model; ``outcome`` is what a
-    matching error becomes (``unsupported``); ``versions`` is a PEP 440 specifier on the framework
-    version (empty: all versions).
+    matching error becomes: ``unsupported`` for a documented refusal, or ``None`` for a known bug
+    (the outcome stays an error, the record names the bug, and the pytest suite xfails it strictly,
+    so an upstream fix shows up); ``versions`` is a PEP 440 specifier on the framework version
+    (empty: all versions).
     """
 
     reason: str
     match: str
     phase: str = "convert"
-    outcome: str = "unsupported"
+    outcome: Optional[str] = "unsupported"
     versions: str = ""
     reference: str = ""
 

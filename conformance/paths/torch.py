@@ -213,6 +213,14 @@ _SHAPE_GUARD = Limitation(
 _RUN_SHAPE_GUARD = Limitation(
     "the exported program was specialised to the example's size along the dynamic dim",
     r"Guard failed|Expected input at .* to be equal to|is outside of inclusive range", phase="run")
+_ONNX_IDENTITY_OUTPUT = Limitation(
+    "known bug: with input_names, an input returned unchanged as an output is defined twice and "
+    "onnxruntime rejects the model", r"Duplicate definition of name", outcome=None, versions=">=2.9",
+    reference="found by conformance 2026-11-21 (torch 2.13.0)")
+_ONNX_TUPLE_SHAPES = Limitation(
+    "known bug: a tuple input with tuple dynamic_shapes is rejected as a structure mismatch "
+    "(torch.export itself accepts it)", r"is a <class 'tuple'>, but `dynamic_shapes\[.*\]` is a <class 'list'>",
+    outcome=None, versions=">=2.9", reference="found by conformance 2026-11-21 (torch 2.13.0)")
 _TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
 
 register(
@@ -227,7 +235,7 @@ register(
                limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _KWARG_GUARD, _RUN_SHAPE_GUARD),
                specializes=frozenset({"kwargs"})),
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime", _onnx(True), _ort_run,
-               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD),
+               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _ONNX_IDENTITY_OUTPUT, _ONNX_TUPLE_SHAPES),
                specializes=frozenset({"kwargs"}), requires=("onnxruntime", "onnx", "onnxscript")),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + _TRACE_NOTE,
                _onnx(False), _ort_run, specializes=frozenset({"kwargs", "control_flow"}),

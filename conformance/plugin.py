@@ -1,0 +1,94 @@
+"""The pytest plugin (entry point ``pytest11: conformance``).
+
+Options::
+
+    --conformance-frameworks torch        frameworks to check (default: every installed one)
+    --conformance-paths script,trace      paths to check (default: all of those frameworks)
+    --conformance-device cpu|cuda         where converted models run (cuda skips without a GPU)
+
+Tests that take a ``conformance_path`` argument are parametrised over the selected path records
+(ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
+reason. ``conformance_device`` is the chosen device.
+
+Hypothesis profiles (choose with ``--hypothesis-profile`` or ``HYPOTHESIS_PROFILE``):
+
+* ``dev`` (default locally): 10 examples per test, local example database, random.
+* ``ci`` (default when ``CI`` is set; replaces Hypothesis's built-in ``ci``): 6 examples, derandomised
+  and without a database, so a red CI run is a regression in the code under test, never a new draw
+  of luck, and every run checks the same cases; ``print_blob`` so a failure can be replayed.
+* ``nightly``: 200 examples, random, with the local database — the profile that finds new bugs.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+settings.register_profile("dev", max_examples=10, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("ci", max_examples=6, deadline=None, derandomize=True, database=None, print_blob=True,
+                          suppress_health_check=_SLOW_OK)
+settings.register_profile("nightly", max_examples=200, deadline=None, print_blob=True,
+                          suppress_health_check=_SLOW_OK)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("conformance")
+    group.addoption("--conformance-frameworks", default=None,
+                    help="frameworks to check, comma separated (default: every installed one)")
+    group.addoption("--conformance-paths", default=None, help="paths to check, e.g. script,torch.trace")
+    group.addoption("--conformance-device", default="cpu", choices=("cpu", "cuda"),
+                    help="device converted models run on")
+
+
+def pytest_configure(config):
+    if config.getoption("hypothesis_profile", None) is None and "HYPOTHESIS_PROFILE" not in os.environ:
+        settings.load_profile("ci" if os.environ.get("CI") else "dev")
+    elif "HYPOTHESIS_PROFILE" in os.environ:
+        settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+
+def _split(value):
+    return [x for x in (value or "").split(",") if x]
+
+
+def pytest_generate_tests(metafunc):
+    if "conformance_path" not in metafunc.fixturenames:
+        return
+    from .paths import FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths
+
+    cfg = metafunc.config
+    frameworks = _split(cfg.getoption("conformance_frameworks")) or list(FRAMEWORK_MODULES)
+    unknown = [fw for fw in frameworks if fw not in FRAMEWORK_MODULES]
+    if unknown:
+        raise pytest.UsageError(f"--conformance-frameworks: unknown {', '.join(unknown)}; "
+                                f"known: {', '.join(FRAMEWORK_MODULES)}")
+    available = [fw for fw in frameworks if framework_available(fw)]
+    params = [pytest.param(None, id=f"{fw}-missing", marks=pytest.mark.skip(reason=f"{fw} is not installed"))
+              for fw in frameworks if fw not in available]
+    try:
+        chosen = select_paths(available, _split(cfg.getoption("conformance_paths")) or None) if available else []
+    except UnknownPathError as e:
+        raise pytest.UsageError(f"--conformance-paths: {e}")
+    for p in chosen:
+        missing = missing_requirements(p)
+        marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
+        params.append(pytest.param(p, id=p.id, marks=marks))
+    metafunc.parametrize("conformance_path", params)
+
+
+@pytest.fixture(scope="session")
+def conformance_device(request):
+    device = request.config.getoption("conformance_device")
+    if device == "cuda":
+        try:
+            import torch
+
+            if not torch.cuda.is_available():
+                pytest.skip("--conformance-device cuda: no CUDA device here")
+        except ImportError:
+            pytest.skip("--conformance-device cuda: torch is not installed")
+    return device
