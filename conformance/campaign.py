@@ -58,14 +58,18 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 # ------------------------------------------------------------------ worker side
 
 
-def _worker_main(conn, path_ids: list[str], device: str, log_path: str) -> None:
+def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str]) -> None:
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
     os.dup2(fd, 2)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    import importlib
+
     from .paths import PATHS, select_paths
     from .runner import run_case
 
+    for module in modules:
+        importlib.import_module(module)
     frameworks = sorted({p.split(".")[0] for p in path_ids})
     select_paths(frameworks)
     while True:
@@ -114,6 +118,7 @@ class CampaignOptions:
     timeout: float = 120.0
     out: Path = Path("reports/latest")
     generator: dict = field(default_factory=dict)
+    modules: list = field(default_factory=list)  # extra modules that register path records
 
 
 class Campaign:
@@ -132,7 +137,7 @@ class Campaign:
         log = self.o.out / "logs" / f"worker{slot}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
-                                                           str(log)), daemon=True)
+                                                           str(log), list(self.o.modules)), daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent, log)

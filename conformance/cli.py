@@ -114,7 +114,7 @@ def cmd_fuzz(args) -> int:
         (out / "results.jsonl").unlink()  # a fresh campaign replaces the old results in this folder
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
-                           generator={"max_statements": args.max_statements})
+                           generator={"max_statements": args.max_statements}, modules=_split(args.load))
     records: list[dict] = []
     started = time.time()
     console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
@@ -146,7 +146,12 @@ def cmd_fuzz(args) -> int:
 
 
 def _available_paths(console, args):
+    import importlib
+
     from .paths import UnknownPathError, framework_available, missing_requirements, select_paths
+
+    for module in _split(getattr(args, "load", None)):
+        importlib.import_module(module)
 
     frameworks = _split(args.frameworks) or ["torch"]
     usable = []
@@ -273,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--frameworks", action="append", help="frameworks, comma separated (default: torch)")
         p.add_argument("--paths", action="append", help="paths, e.g. script,trace or torch.compile (default: all)")
         p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+        p.add_argument("--load", action="append", help="import this module first (it may register more paths)")
 
     f = sub.add_parser("fuzz", help="run a campaign of generated cases")
     common(f)

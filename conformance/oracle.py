@@ -157,14 +157,16 @@ def _compare_leaf(path: str, c, e, r, rtol, atol, multiplier, ptol) -> LeafRepor
                           max_abs_err=float("inf"), max_rel_err=float("inf"),
                           required_atol=float("inf"), required_rtol=float("inf"))
     both = fin_c & fin_e
-    diff = np.where(both, np.abs(c64 - e64), 0.0)
+    with np.errstate(invalid="ignore"):
+        diff = np.where(both, np.abs(c64 - e64), 0.0)
     allowed = atol + rtol * np.abs(e64)
     ok_elem = diff <= allowed
     if r is not None:
         r64 = np.asarray(r, dtype=np.float64)
         fin_r = np.isfinite(r64) & both
-        err_e = np.where(fin_r, np.abs(e64 - r64), 0.0)
-        err_c = np.where(fin_r, np.abs(c64 - r64), np.inf)
+        with np.errstate(invalid="ignore"):
+            err_e = np.where(fin_r, np.abs(e64 - r64), 0.0)
+            err_c = np.where(fin_r, np.abs(c64 - r64), np.inf)
         eager_err = float(err_e.max()) if err_e.size else 0.0
         allowed_r = m * eager_err + atol + rtol * np.abs(np.where(fin_r, r64, 0.0))
         ok_elem |= err_c <= allowed_r

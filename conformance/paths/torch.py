@@ -22,7 +22,8 @@ def _setup() -> None:
 
 
 def _to_tensor(a: np.ndarray, device: str, fp64: bool):
-    t = torch.from_numpy(np.ascontiguousarray(a))
+    t = torch.from_numpy(np.array(a, copy=True))  # a copy: a path that writes into its inputs must not
+    # change the saved inputs (nor eager outputs that alias them)
     if fp64 and t.is_floating_point():
         t = t.double()
     return t.to(device)
@@ -30,7 +31,7 @@ def _to_tensor(a: np.ndarray, device: str, fp64: bool):
 
 def _to_numpy(x):
     if isinstance(x, torch.Tensor):
-        return x.detach().cpu().numpy()
+        return x.detach().cpu().numpy().copy()
     if isinstance(x, (list, tuple)):
         return type(x)(_to_numpy(i) for i in x)
     if isinstance(x, dict):

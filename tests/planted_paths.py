@@ -1,0 +1,77 @@
+"""Deliberately wrong torch paths, registered for the self-tests (``--load tests.planted_paths``).
+
+Each wraps the eager model and breaks its result in one known way, so the tests can prove the
+oracle and the campaign notice: a perturbed element, a wrong dtype, a NaN, a segfault, a hang.
+"""
+
+import os
+import signal
+import time
+
+import torch
+
+import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
+from conformance.paths import PathRecord, register
+
+
+def _eager(ctx):
+    return ctx.model
+
+
+def _first_float(out):
+    if isinstance(out, torch.Tensor):
+        return out if out.is_floating_point() and out.numel() else None
+    items = out.values() if isinstance(out, dict) else out
+    return next((t for t in map(_first_float, items) if t is not None), None)
+
+
+def _perturbed(model, args, kwargs):
+    out = model(*args, **kwargs)
+    t = _first_float(out)
+    if t is not None:
+        flat = t.view(-1)
+        i = int(flat.abs().argmax())
+        flat[i] = flat[i] * (1 + 1e-4) + (1e-4 if flat[i] == 0 else 0.0)
+    return out
+
+
+def _as_fp64(out):
+    if isinstance(out, torch.Tensor):
+        return out.double() if out.is_floating_point() else out
+    if isinstance(out, dict):
+        return {k: _as_fp64(v) for k, v in out.items()}
+    return type(out)(_as_fp64(v) for v in out)
+
+
+def _nan(model, args, kwargs):
+    out = model(*args, **kwargs)
+    t = _first_float(out)
+    if t is not None:
+        t.view(-1)[0] = float("nan")
+    return out
+
+
+def _segfault(model, args, kwargs):
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def _hang(model, args, kwargs):
+    while True:
+        time.sleep(0.1)
+
+
+def _run(fn):
+    def run(model, args, kwargs):
+        with torch.no_grad():
+            return fn(model, args, kwargs)
+    return run
+
+
+register(
+    PathRecord("torch", "planted_perturb", "eager, one output element off by 1e-4 relative", _eager, _run(_perturbed)),
+    PathRecord("torch", "planted_dtype", "eager, float outputs cast to float64", _eager,
+               _run(lambda m, a, k: _as_fp64(m(*a, **k)))),
+    PathRecord("torch", "planted_nan", "eager, a NaN in the first float output", _eager, _run(_nan)),
+    PathRecord("torch", "planted_segfault", "segfaults when run", _eager, _run(_segfault)),
+    PathRecord("torch", "planted_hang", "never returns", _eager, _run(_hang)),
+)

@@ -1,0 +1,122 @@
+"""The oracle catches planted wrong results and ignores rounding noise."""
+
+import numpy as np
+import pytest
+
+from conformance.oracle import ParityError, assert_parity, branch_stability, diagnose
+
+
+def _matmul_case(seed=0, n=64):
+    """Eager fp32 output, its fp64 reference, and a candidate that sums in another order."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((8, n)).astype(np.float32)
+    b = rng.standard_normal((n, 8)).astype(np.float32)
+    eager = a @ b
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    reordered = np.zeros((8, 8), np.float32)
+    for k in reversed(range(n)):  # the same sum, accumulated backwards in fp32
+        reordered += np.outer(a[:, k], b[k, :])
+    return eager, ref, reordered
+
+
+def test_reordered_sum_is_not_reported():
+    eager, ref, reordered = _matmul_case()
+    assert not np.array_equal(reordered, eager)  # the noise is real...
+    assert diagnose(reordered, eager, ref).ok  # ...and is not a finding
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rounding_noise_never_flagged(seed):
+    eager, ref, reordered = _matmul_case(seed, n=256)
+    assert diagnose(reordered, eager, ref).ok
+
+
+def test_one_element_off_by_1e4_relative_is_a_mismatch():
+    eager, ref, _ = _matmul_case()
+    idx = np.unravel_index(np.argmax(np.abs(eager)), eager.shape)
+    bad = eager.copy()
+    bad[idx] *= 1 + 1e-4
+    report = diagnose(bad, eager, ref)
+    assert not report.ok and report.kind == "value"
+    leaf = report.failures[0]
+    assert leaf.worst_index == tuple(int(i) for i in idx)
+    assert leaf.mismatch_fraction == pytest.approx(1 / eager.size)
+    assert leaf.required_atol == pytest.approx(abs(float(bad[idx]) - float(eager[idx])), rel=1e-6)
+
+
+def test_wrong_dtype_shape_nan_structure():
+    eager, ref, _ = _matmul_case()
+    assert diagnose(eager.astype(np.float64), eager, ref).kind == "dtype"
+    assert diagnose(eager[:, :4], eager, ref).kind == "shape"
+    nan = eager.copy()
+    nan[0, 0] = np.nan
+    report = diagnose(nan, eager, ref)
+    assert report.kind == "nonfinite" and "NaN/Inf where eager is finite" in report.summary()
+    assert diagnose([eager], (eager,)).kind == "structure"
+    assert diagnose({"a": eager}, {"b": eager}).kind == "structure"
+    assert diagnose((eager, eager), (eager,)).kind == "structure"
+
+
+def test_nonfinite_where_eager_is_nonfinite_is_fine():
+    e = np.array([1.0, np.inf, np.nan], np.float32)
+    assert diagnose(e.copy(), e).ok
+    assert not diagnose(np.array([1.0, -np.inf, np.nan], np.float32), e).ok
+
+
+def test_swapped_branch_is_a_mismatch():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    eager, other = np.maximum(x, 0), -x  # relu branch taken by eager, the candidate took the neg branch
+    assert diagnose(other, eager, np.maximum(x.astype(np.float64), 0)).kind == "value"
+
+
+def test_ints_and_bools_must_be_equal():
+    e = np.array([1, 2, 3])
+    assert diagnose(e.copy(), e).ok
+    assert diagnose(np.array([1, 2, 4]), e).kind == "value"
+    assert diagnose(np.array([True, False]), np.array([True, True])).kind == "value"
+
+
+def test_nested_structures_and_ptol():
+    e = (np.ones(10, np.float32), {"out0": np.zeros(3, np.float32)})
+    c = (np.ones(10, np.float32), {"out0": np.array([0, 0, 1], np.float32)})
+    report = diagnose(c, e)
+    assert not report.ok and report.failures[0].path == "[1]['out0']"
+    assert diagnose(c, e, ptol=0.5).ok
+
+
+def test_assert_parity_raises_with_report():
+    e = np.ones(3, np.float32)
+    assert_parity(e.copy(), e)
+    with pytest.raises(ParityError) as info:
+        assert_parity(e * 2, e)
+    assert info.value.report.kind == "value"
+    assert "value" in str(info.value)
+
+
+# ---------------------------------------------------------------- branch-flip guard
+
+
+def _cond(k, lhs, rhs, decision):
+    return ("cond", k, (np.float64(lhs), rhs), decision)
+
+
+def test_guard_discards_predicate_within_rounding():
+    near32 = [_cond(0, 0.50000003, 0.5, True)]
+    near64 = [_cond(0, 0.50000001, 0.5, True)]
+    assert not branch_stability(near32, near64).stable
+
+
+def test_guard_keeps_clear_predicates():
+    s = branch_stability([_cond(0, 0.9, 0.5, True)], [_cond(0, 0.9000001, 0.5, True)])
+    assert s.stable and s.decisions == ((0, True),)
+
+
+def test_guard_discards_flipped_decisions_and_near_comparisons():
+    assert not branch_stability([_cond(0, 0.4999, 0.5, False)], [_cond(0, 0.5001, 0.5, True)]).stable
+    a32, a64 = np.array([1.0, 2.0000001]), np.array([1.0, 2.0])
+    b = np.array([0.0, 2.0])
+    assert not branch_stability([("cmp", 1, (a32, b), None)], [("cmp", 1, (a64, b), None)]).stable
+    assert branch_stability([("cmp", 1, (a64, b), None)], [("cmp", 1, (a64, b), None)]).stable  # exact tie
+    x32, x64 = np.array([2.9999999]), np.array([3.0000001])
+    assert not branch_stability([("int", 2, x32, None)], [("int", 2, x64, None)]).stable

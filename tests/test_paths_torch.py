@@ -1,0 +1,91 @@
+"""Paths judged end to end: planted wrong paths are caught, trace's frozen branch is never a pass."""
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+pytest.importorskip("torch")
+
+from conformance.case import Case, InputSet, materialize  # noqa: E402
+from conformance.ir import Get, If, Input, OpStmt, OutVar, Program, TensorCond, TensorSpec  # noqa: E402
+from conformance.paths import PATHS  # noqa: E402
+from conformance.runner import check  # noqa: E402
+from conformance.strategies import cases  # noqa: E402
+
+from . import planted_paths  # noqa: E402,F401
+
+quick = settings(max_examples=8, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=list(HealthCheck))
+
+
+def _has_float_output(record) -> bool:
+    return any(e.get("outcome") != "discarded" for e in record["detail"].get("inputs", []))
+
+
+@quick
+@given(cases())
+def test_planted_perturbation_is_a_mismatch(case):
+    eager = check(case, PATHS["torch.eager"])
+    assume(eager["outcome"] == "pass")
+    record = check(case, PATHS["torch.planted_perturb"])
+    outs = [e for e in record["detail"]["inputs"] if e["outcome"] != "discarded"]
+    if all(e.get("max_abs_err", 0) == 0 for e in outs):  # no float output to perturb
+        assume(False)
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+@quick
+@given(cases())
+def test_planted_dtype_and_nan_are_mismatches(case):
+    assume(check(case, PATHS["torch.eager"])["outcome"] == "pass")
+    dtype = check(case, PATHS["torch.planted_dtype"])
+    nan = check(case, PATHS["torch.planted_nan"])
+    float_out = dtype["outcome"] != "pass"  # only programs with a float output can be broken this way
+    assume(float_out)
+    assert dtype["outcome"] == "mismatch" and "dtype" in dtype["detail"]["message"]
+    assert nan["outcome"] == "mismatch" and "NaN" in nan["detail"]["message"]
+
+
+@quick
+@given(cases())
+def test_eager_and_script_pass_generated_programs(case):
+    for name in ("torch.eager", "torch.script"):
+        record = check(case, PATHS[name])
+        assert record["outcome"] in ("pass", "discarded"), record["detail"]["message"]
+
+
+def _branch_program() -> Program:
+    """if x.sum() > 0: relu(x) else: -x — a data-dependent branch."""
+    return Program(
+        seed=0, inputs=(Input("x", TensorSpec((4, 3))),), kwargs=(), params=(),
+        body=(Get("v0", "x"),
+              If(TensorCond("v0", "sum", ">", 0.0), (OpStmt("v0", "relu", ("v0",)),), (OpStmt("v0", "neg", ("v0",)),))),
+        output=OutVar("v0"))
+
+
+def _seed_with_sign(program, positive: bool) -> int:
+    for s in range(1000):
+        args, _ = materialize(program, InputSet("example", 1, s))
+        if (args[0].sum() > 0.5) == positive and abs(args[0].sum()) > 0.5:
+            return s
+    raise AssertionError("no seed found")
+
+
+@pytest.mark.parametrize("path", ["torch.trace", "torch.onnx_torchscript"])
+def test_trace_on_the_other_branch_is_caught(path):
+    p = _branch_program()
+    case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))
+    record = check(case, PATHS[path])
+    by_role = {e["role"]: e["outcome"] for e in record["detail"]["inputs"]}
+    assert by_role["example"] == "pass"
+    assert by_role["values"] in ("expected_divergence", "mismatch")
+    assert record["outcome"] in ("expected_divergence", "mismatch")
+    assert any("TracerWarning" in w for w in record["detail"]["warnings"]) or path != "torch.trace"
+    # script follows the branch: no divergence at all
+    assert check(case, PATHS["torch.script"])["outcome"] == "pass"
+
+
+def test_export_refuses_data_dependent_branch_as_documented():
+    p = _branch_program()
+    case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))
+    record = check(case, PATHS["torch.export"])
+    assert record["outcome"] == "unsupported" and "torch.cond" in record["detail"]["limitation"]
