@@ -174,6 +174,8 @@ class Campaign:
         self.workers[slot] = self._spawn(slot)
         if job.remaining:
             self._send(self.workers[slot], job)
+        else:
+            self.n_cases += 1
 
     def run(self) -> dict:
         o = self.o

@@ -439,7 +439,7 @@ def input_sets(draw, program: Program, *, fresh: bool = True) -> tuple[InputSet,
     dynamic = any(DYNAMIC in leaf.shape for leaf in program.input_leaves())
     seeds = st.integers(0, 2**31 - 1)
     batch = draw(st.integers(2, MAX_BATCH)) if dynamic else 1
-    kwargs = tuple((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs)
+    kwargs = tuple(sorted((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs))
     sets = [InputSet("example", batch, draw(seeds), kwargs)]
     if fresh:
         sets.append(InputSet("values", batch, draw(seeds), kwargs))
@@ -447,7 +447,7 @@ def input_sets(draw, program: Program, *, fresh: bool = True) -> tuple[InputSet,
             sets.append(InputSet("batch", draw(st.sampled_from([b for b in range(2, MAX_BATCH + 1) if b != batch])),
                                  draw(seeds), kwargs))
         if program.kwargs:
-            other = tuple((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs)
+            other = tuple(sorted((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs))
             if other != kwargs:
                 sets.append(InputSet("kwargs", batch, draw(seeds), other))
     return tuple(sets)

@@ -1,0 +1,42 @@
+"""Campaigns outlive crashing and hanging paths, and the same seed gives the same cases."""
+
+import itertools
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from conformance.campaign import Campaign, CampaignOptions, generate_cases  # noqa: E402
+from conformance.paths import PATHS  # noqa: E402
+
+from . import planted_paths  # noqa: E402,F401
+
+
+def test_same_seed_same_cases():
+    a = [c.id for c in itertools.islice(generate_cases(3), 30)]
+    b = [c.id for c in itertools.islice(generate_cases(3), 30)]
+    c = [c.id for c in itertools.islice(generate_cases(4), 30)]
+    assert a == b and a != c and len(set(a)) == 30
+
+
+def test_campaign_survives_segfault_and_hang(tmp_path):
+    paths = [PATHS[p] for p in ("torch.eager", "torch.planted_segfault", "torch.script", "torch.planted_hang")]
+    opts = CampaignOptions(seed=1, budget=600, max_cases=2, paths=paths, workers=1, timeout=8, out=tmp_path,
+                           modules=["tests.planted_paths"])
+    summary = Campaign(opts).run()
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    by = {(r["index"], r["path"]): r for r in records}
+    assert summary["cases"] == 2 and len(records) == 8
+    for i in range(2):
+        assert by[(i, "planted_segfault")]["outcome"] == "crash"
+        assert "SIGSEGV" in by[(i, "planted_segfault")]["detail"]["message"]
+        assert by[(i, "planted_hang")]["outcome"] == "timeout"
+        assert by[(i, "script")]["outcome"] in ("pass", "discarded")  # the case went on after the crash
+    # the other results match a run without the planted paths
+    clean_dir = tmp_path / "clean"
+    Campaign(CampaignOptions(seed=1, budget=600, max_cases=2, paths=[PATHS["torch.eager"], PATHS["torch.script"]],
+                             workers=1, out=clean_dir)).run()
+    clean = {(r["index"], r["path"]): r for r in map(json.loads, (clean_dir / "results.jsonl").read_text().splitlines())}
+    for key, r in clean.items():
+        assert by[key]["outcome"] == r["outcome"] and by[key]["case_id"] == r["case_id"]

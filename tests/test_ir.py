@@ -1,0 +1,93 @@
+"""The IR: exact JSON round trips, and malformed programs fail with a message naming the problem."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+
+from conformance.case import Case
+from conformance.ir import Program, ProgramError
+from conformance.ops import OPS
+from conformance.strategies import CONSTRUCTS, cases, programs
+from conformance.validate import check_program
+
+fast = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@fast
+@given(programs())
+def test_json_round_trip_is_exact(p):
+    text = p.to_json()
+    again = Program.from_json(text)
+    assert again == p and again.to_json() == text and again.id == p.id
+
+
+@fast
+@given(cases())
+def test_generated_programs_type_check(case):
+    check_program(case.program)
+    assert Case.from_dict(json.loads(json.dumps(case.to_dict()))) == case
+
+
+def test_there_are_at_least_30_op_records_with_torch_emitters():
+    assert len(OPS) >= 30
+    assert all("torch" in rec.frameworks for rec in OPS.values())
+    families = {rec.family for rec in OPS.values()}
+    assert {"elementwise", "activation", "reduction", "linalg", "shape", "comparison", "cast"} <= families
+
+
+def _program(body, output="v0"):
+    return {"format": 1, "seed": 0, "kwargs": [], "params": [],
+            "inputs": [{"name": "x", "spec": {"kind": "tensor", "shape": [2, 3], "dtype": "float32",
+                                              "low": -1.0, "high": 1.0}}],
+            "body": [{"kind": "get", "out": "v0", "source": "x", "path": []}] + body,
+            "output": {"kind": "var", "name": output}}
+
+
+@pytest.mark.parametrize("body, output, message", [
+    ([{"kind": "op", "out": "v1", "op": "frobnicate", "args": ["v0"]}], "v0", "unknown op 'frobnicate'"),
+    ([{"kind": "op", "out": "v1", "op": "relu", "args": ["v9"]}], "v0", "uses 'v9' before it is assigned"),
+    ([{"kind": "op", "out": "v1", "op": "matmul", "args": ["v0", "v0"]}, {"kind": "op", "out": "v0", "op": "relu",
+                                                                          "args": ["v1"]}], "v0", "changes type"),
+    ([{"kind": "break"}], "v0", "break outside a loop"),
+    ([{"kind": "op", "out": "v1", "op": "sum", "args": ["v0"], "attrs": {"dim": 5, "keepdim": False}}], "v0",
+     "dim 5 out of range"),
+    ([{"kind": "if", "cond": {"kind": "tensor", "var": "v0", "reduce": "sum", "cmp": ">", "value": 0.0},
+       "then": [{"kind": "op", "out": "v5", "op": "relu", "args": ["v0"]}]}], "v5", "output 'v5' is not assigned"),
+    ([{"kind": "teleport"}], "v0", "unknown statement kind"),
+])
+def test_malformed_programs_are_named(body, output, message):
+    with pytest.raises(ProgramError, match=message):
+        Program.from_dict(_program(body, output))
+
+
+def test_bad_json_and_bad_format():
+    with pytest.raises(ProgramError, match="not valid JSON"):
+        Program.from_json("{nope")
+    with pytest.raises(ProgramError, match="format"):
+        Program.from_dict({"format": 99})
+    with pytest.raises(ProgramError, match="malformed program"):
+        Program.from_dict({"format": 1, "seed": 0})
+
+
+def test_shrinking_gives_small_programs():
+    """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements."""
+    p = find(programs(), lambda p: {"while_tensor", "dict_input"} <= p.constructs(),
+             settings=settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck)))
+    assert p.size() <= 8, p
+    assert all(d in (1, "B") or d <= 2 for leaf in p.input_leaves() for d in leaf.shape)
+
+
+def test_constructs_are_all_reachable():
+    seen = set()
+
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(programs())
+    def collect(p):
+        seen.update(p.constructs())
+
+    collect()
+    wanted = {"if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_const", "for_kwarg", "break", "continue",
+              "early_return", "nested_input", "dict_input", "list_input", "kwargs", "dynamic_dim"}
+    assert wanted <= seen, wanted - seen
+    assert set(CONSTRUCTS)  # the public list is there to pass to programs(constructs=...)
