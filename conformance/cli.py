@@ -148,21 +148,21 @@ def cmd_fuzz(args) -> int:
 def _available_paths(console, args):
     import importlib
 
-    from .paths import UnknownPathError, framework_available, missing_requirements, select_paths
+    from rich.markup import escape
+
+    from .paths import FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths
 
     for module in _split(getattr(args, "load", None)):
         importlib.import_module(module)
-
     frameworks = _split(args.frameworks) or ["torch"]
+    unknown = [fw for fw in frameworks if fw not in FRAMEWORK_MODULES]
+    if unknown:
+        raise SystemExit(f"conformance: unknown framework {unknown[0]!r}; known: {', '.join(FRAMEWORK_MODULES)}")
     usable = []
     for fw in frameworks:
-        try:
-            importable = framework_available(fw)
-        except Exception:  # noqa: BLE001
-            importable = False
-        if not importable:
-            console.print(f"[yellow]skipping framework {fw!r}: it is not installed "
-                          f"(pip install 'conformance[{fw}]')[/]")
+        if not framework_available(fw):
+            console.print(escape(f"skipping framework {fw!r}: it is not installed "
+                                 f"(pip install -c constraints.txt 'conformance[{fw}]')"), style="yellow")
             continue
         usable.append(fw)
     if not usable:

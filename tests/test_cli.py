@@ -1,0 +1,80 @@
+"""The command line as a user meets it: a short campaign, replay, summary, and clear errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+
+REQUIRED = {"case_id", "seed", "framework", "path", "device", "outcome", "max_abs_err", "max_rel_err", "detail",
+            "versions", "case"}
+
+
+def conformance(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "conformance", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    out = tmp_path_factory.mktemp("campaign")
+    proc = conformance("fuzz", "--budget", "60", "--max-cases", "4", "--seed", "5", "--workers", "1",
+                       "--paths", "script,trace", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    return out, proc
+
+
+def test_fuzz_writes_records_manifest_and_summary(campaign):
+    out, proc = campaign
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(records) == 4 * 3  # eager is always included as the reference
+    assert all(REQUIRED <= r.keys() for r in records)
+    assert {r["path"] for r in records} == {"eager", "script", "trace"}
+    assert all(r["versions"]["torch"] for r in records)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 5 and manifest["cases"] == 4 and "torch" in manifest["versions"]
+    assert "torch.script" in proc.stdout and "conformance results per path" in proc.stdout
+    assert "| torch.script | cpu | 4 |" in (out / "summary.md").read_text()
+
+
+def test_replay_reruns_a_saved_case(campaign):
+    out, _ = campaign
+    first = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    proc = conformance("replay", str(out / "results.jsonl"), "--case-id", first["case_id"], "--paths", "script")
+    assert first["case_id"] in proc.stdout and "torch.script" in proc.stdout
+    case_file = out / "case.json"
+    case_file.write_text(json.dumps(first["case"]))
+    proc = conformance("replay", str(case_file), "--paths", "eager")
+    assert proc.returncode == 0 and "pass" in proc.stdout
+
+
+def test_summary_of_results(campaign):
+    out, _ = campaign
+    proc = conformance("summary", str(out / "results.jsonl"))
+    assert proc.returncode == 0 and "torch.trace" in proc.stdout
+
+
+def test_unknown_path_and_framework_are_named():
+    proc = conformance("fuzz", "--paths", "teleport", "--max-cases", "1")
+    assert proc.returncode != 0 and "unknown path 'teleport'" in proc.stderr and "torch.script" in proc.stderr
+    proc = conformance("fuzz", "--frameworks", "mxnet", "--max-cases", "1")
+    assert proc.returncode != 0 and "unknown framework 'mxnet'" in proc.stderr
+
+
+def test_malformed_case_file_is_named(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"program": {"format": 1, "seed": 0}, "inputs": []}')
+    proc = conformance("replay", str(bad))
+    assert proc.returncode != 0 and "bad.json" in proc.stderr and "malformed program" in proc.stderr
+    bad.write_text("{oops")
+    proc = conformance("replay", str(bad))
+    assert proc.returncode != 0 and "not valid JSON" in proc.stderr
+
+
+def test_tables_are_generated_from_records():
+    proc = conformance("ops")
+    assert proc.returncode == 0 and "conv2d" in proc.stdout and "op records" in proc.stdout
+    proc = conformance("paths")
+    assert proc.returncode == 0 and "torch.onnx_dynamo" in proc.stdout and "torch.cond" in proc.stdout
