@@ -106,6 +106,9 @@ def cmd_fuzz(args) -> int:
     from .paths import select_paths
 
     console = _console()
+    if args.device == "cuda" and not _cuda_available():
+        console.print("--device cuda: no CUDA device here; nothing to run (skipped)", style="yellow")
+        return 0
     paths = _available_paths(console, args)
     if not paths:
         return 2
@@ -143,6 +146,14 @@ def cmd_fuzz(args) -> int:
                   f"results in {out / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(_split(args.fail_on))
     return 1 if any(r["outcome"] in fail_on for r in records) else 0
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
 
 
 def _available_paths(console, args):

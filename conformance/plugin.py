@@ -15,7 +15,9 @@ Hypothesis profiles (choose with ``--hypothesis-profile`` or ``HYPOTHESIS_PROFIL
 * ``dev`` (default locally): 10 examples per test, local example database, random.
 * ``ci`` (default when ``CI`` is set; replaces Hypothesis's built-in ``ci``): 6 examples, derandomised
   and without a database, so a red CI run is a regression in the code under test, never a new draw
-  of luck, and every run checks the same cases; ``print_blob`` so a failure can be replayed.
+  of luck, and every run checks the same cases; ``print_blob`` so a failure can be replayed. No
+  shrinking phase: each shrink step converts a model again, which would let one failure eat CI's
+  time budget; shrink locally with the ``dev`` profile.
 * ``nightly``: 200 examples, random, with the local database — the profile that finds new bugs.
 """
 
@@ -24,13 +26,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 settings.register_profile("dev", max_examples=10, deadline=None, suppress_health_check=_SLOW_OK)
 settings.register_profile("ci", max_examples=6, deadline=None, derandomize=True, database=None, print_blob=True,
-                          suppress_health_check=_SLOW_OK)
+                          suppress_health_check=_SLOW_OK, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 settings.register_profile("nightly", max_examples=200, deadline=None, print_blob=True,
                           suppress_health_check=_SLOW_OK)
 

@@ -67,11 +67,15 @@ def _run(fn):
     return run
 
 
+def _planted(name, description, run):
+    # default=False: selected only by name, never by a plain "all torch paths"
+    return PathRecord("torch", name, description, _eager, _run(run), default=False)
+
+
 register(
-    PathRecord("torch", "planted_perturb", "eager, one output element off by 1e-4 relative", _eager, _run(_perturbed)),
-    PathRecord("torch", "planted_dtype", "eager, float outputs cast to float64", _eager,
-               _run(lambda m, a, k: _as_fp64(m(*a, **k)))),
-    PathRecord("torch", "planted_nan", "eager, a NaN in the first float output", _eager, _run(_nan)),
-    PathRecord("torch", "planted_segfault", "segfaults when run", _eager, _run(_segfault)),
-    PathRecord("torch", "planted_hang", "never returns", _eager, _run(_hang)),
+    _planted("planted_perturb", "eager, one output element off by 1e-4 relative", _perturbed),
+    _planted("planted_dtype", "eager, float outputs cast to float64", lambda m, a, k: _as_fp64(m(*a, **k))),
+    _planted("planted_nan", "eager, a NaN in the first float output", _nan),
+    _planted("planted_segfault", "segfaults when run", _segfault),
+    _planted("planted_hang", "never returns", _hang),
 )

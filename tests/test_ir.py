@@ -72,8 +72,9 @@ def test_bad_json_and_bad_format():
 
 def test_shrinking_gives_small_programs():
     """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements."""
-    p = find(programs(), lambda p: {"while_tensor", "dict_input"} <= p.constructs(),
-             settings=settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck)))
+    full = settings(settings.get_profile("default"), max_examples=2000, database=None,
+                    suppress_health_check=list(HealthCheck))  # with the shrink phase, whatever the profile
+    p = find(programs(), lambda p: {"while_tensor", "dict_input"} <= p.constructs(), settings=full)
     assert p.size() <= 8, p
     assert all(d in (1, "B") or d <= 2 for leaf in p.input_leaves() for d in leaf.shape)
 
@@ -91,3 +92,13 @@ def test_constructs_are_all_reachable():
               "early_return", "nested_input", "dict_input", "list_input", "kwargs", "dynamic_dim"}
     assert wanted <= seen, wanted - seen
     assert set(CONSTRUCTS)  # the public list is there to pass to programs(constructs=...)
+
+
+def test_importing_conformance_imports_no_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, conformance, conformance.strategies, conformance.oracle, conformance.paths, conformance.cli; "
+            "bad = [m for m in ('torch', 'paddle', 'tensorflow', 'onnxruntime') if m in sys.modules]; "
+            "assert not bad, bad")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0

@@ -77,6 +77,7 @@ class PathRecord:
     requires: tuple[str, ...] = ()  # importable modules the path needs besides the framework
     devices: tuple[str, ...] = ("cpu", "cuda")
     reference: bool = False  # the eager path
+    default: bool = True  # selected when no path names are given (False: only when named)
 
     @property
     def id(self) -> str:
@@ -150,7 +151,7 @@ def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[st
         load_framework(fw)
     pool = [p for p in PATHS.values() if p.framework in frameworks]
     if not names:
-        return pool
+        return [p for p in pool if p.default]
     chosen = []
     for n in names:
         hits = [p for p in pool if n in (p.id, p.name)]
