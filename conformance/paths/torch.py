@@ -222,6 +222,11 @@ _ONNX_TUPLE_SHAPES = Limitation(
     "known bug: a tuple input with tuple dynamic_shapes is rejected as a structure mismatch "
     "(torch.export itself accepts it)", r"is a <class 'tuple'>, but `dynamic_shapes\[.*\]` is a <class 'list'>",
     outcome=None, versions=">=2.9", reference="found by conformance 2026-11-21 (torch 2.13.0)")
+_ONNX_DICT_FALLBACK = Limitation(
+    "known bug: with a dict input, when torch.export refuses (data-dependent control flow) the exporter's "
+    "fallback capture fails to bind the inputs and reports 'missing a required argument' instead",
+    r"missing a required argument", outcome=None, versions=">=2.9",
+    reference="found by conformance 2026-11-21 (torch 2.13.0)")
 _TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
 
 register(
@@ -236,7 +241,8 @@ register(
                limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _KWARG_GUARD, _RUN_SHAPE_GUARD),
                specializes=frozenset({"kwargs"})),
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime", _onnx(True), _ort_run,
-               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _ONNX_IDENTITY_OUTPUT, _ONNX_TUPLE_SHAPES),
+               limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _ONNX_IDENTITY_OUTPUT, _ONNX_TUPLE_SHAPES,
+                            _ONNX_DICT_FALLBACK),
                specializes=frozenset({"kwargs"}), requires=("onnxruntime", "onnx", "onnxscript")),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + _TRACE_NOTE,
                _onnx(False), _ort_run, specializes=frozenset({"kwargs", "control_flow"}),
