@@ -255,6 +255,8 @@ class Program:
 
     def constructs(self) -> set[str]:
         """The constructs this program exercises (used for coverage counts and reports)."""
+        from .ops import OPS
+
         found: set[str] = set()
         for inp in self.inputs:
             if isinstance(inp.spec, (SeqSpec, DictSpec)):
@@ -278,6 +280,8 @@ class Program:
                 found.add("continue")
             elif isinstance(s, Return):
                 found.add("early_return")
+            elif isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].inplace:
+                found.add("inplace")
         return found
 
     def has_data_dependent_control_flow(self) -> bool:

@@ -13,6 +13,10 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   cannot render the op yet;
 * ``discontinuous``: the result jumps at a threshold (comparisons, casts to int), so the oracle's
   branch-flip guard watches it;
+* ``view`` / ``inplace``: the result may alias the first argument / the op writes into it. The
+  generator applies in-place ops only to variables that nothing else aliases (never an input, a
+  view, or a variable a view was taken of), so the program means the same in a framework without
+  in-place ops;
 * ``tolerance``: notes on numerical behaviour, shown in the generated ops table.
 
 ``OPS`` maps names to records; ``conformance ops`` prints the table.
@@ -88,6 +92,8 @@ class OpRecord:
     params: Callable[[Sequence[TensorType], Mapping], list[tuple[tuple[int, ...], float]]] = lambda ts, a: []
     arg_dtypes: tuple[str, ...] = ("float32",)
     discontinuous: bool = False
+    view: bool = False  # the result may share memory with the first argument (reshape, slicing...)
+    inplace: bool = False  # writes into its first argument, which is also the statement's target
     tolerance: str = ""
     frameworks: tuple[str, ...] = field(init=False, default=())
 
@@ -358,7 +364,7 @@ def _keep(ivs, a, ts):
     return ivs[0]
 
 
-op(name="flatten", family="shape", arity=1, doc="flatten all dims after the first", arg_dtypes=("any",),
+op(name="flatten", family="shape", arity=1, view=True, doc="flatten all dims after the first", arg_dtypes=("any",),
    emit={"torch": "torch.flatten({0}, 1)"}, infer=_flatten_infer, bound=_keep,
    domain=lambda ivs, ts: ts[0].rank >= 3 and all(isinstance(d, int) for d in ts[0].shape[1:]))
 
@@ -379,7 +385,7 @@ def _reshape_attrs(draw, ts):
     return {"shape": draw(_st().sampled_from([(first, rest), (rest, first), (n,), (first, 1, rest)]))}
 
 
-op(name="reshape", family="shape", arity=1, doc="reshape to a static shape", arg_dtypes=("any",),
+op(name="reshape", family="shape", arity=1, view=True, doc="reshape to a static shape", arg_dtypes=("any",),
    emit={"torch": "{0}.reshape({shape_args})"}, infer=_reshape_infer, bound=_keep, attrs=_reshape_attrs,
    domain=lambda ivs, ts: ts[0].rank >= 1 and all(isinstance(d, int) for d in ts[0].shape))
 
@@ -391,7 +397,7 @@ def _unsqueeze_infer(ts, a):
     return TensorType(t.shape[:d] + (1,) + t.shape[d:], t.dtype)
 
 
-op(name="unsqueeze", family="shape", arity=1, doc="insert a dim of size 1", arg_dtypes=("any",),
+op(name="unsqueeze", family="shape", arity=1, view=True, doc="insert a dim of size 1", arg_dtypes=("any",),
    emit={"torch": "torch.unsqueeze({0}, {dim})"}, infer=_unsqueeze_infer, bound=_keep,
    attrs=lambda draw, ts: {"dim": draw(_st().integers(0, ts[0].rank))}, domain=lambda ivs, ts: ts[0].rank <= 3)
 
@@ -405,7 +411,7 @@ def _transpose_infer(ts, a):
     return TensorType(tuple(shape), t.dtype)
 
 
-op(name="transpose", family="shape", arity=1, doc="swap two dims", arg_dtypes=("any",),
+op(name="transpose", family="shape", arity=1, view=True, doc="swap two dims", arg_dtypes=("any",),
    emit={"torch": "torch.transpose({0}, {dims[0]}, {dims[1]})"}, infer=_transpose_infer, bound=_keep,
    attrs=lambda draw, ts: {"dims": tuple(draw(_st().lists(_st().integers(0, ts[0].rank - 1), min_size=2, max_size=2,
                                                           unique=True)))},
@@ -451,7 +457,7 @@ def _slice_attrs(draw, ts):
     return {"dim": d, "start": start, "stop": stop}
 
 
-op(name="slice", family="shape", arity=1, doc="basic slicing x[..., start:stop] along a static dim",
+op(name="slice", family="shape", arity=1, view=True, doc="basic slicing x[..., start:stop] along a static dim",
    arg_dtypes=("any",), emit={"torch": "{0}[{index_prefix}{start}:{stop}]"}, infer=_slice_infer, bound=_keep,
    attrs=_slice_attrs, domain=lambda ivs, ts: bool(_static_dims(ts[0], 2)))
 
@@ -468,7 +474,7 @@ def _index_attrs(draw, ts):
     return {"dim": d, "index": draw(_st().integers(0, ts[0].shape[d] - 1))}
 
 
-op(name="index", family="shape", arity=1, doc="integer indexing x[..., i], dropping the dim", arg_dtypes=("any",),
+op(name="index", family="shape", arity=1, view=True, doc="integer indexing x[..., i], dropping the dim", arg_dtypes=("any",),
    emit={"torch": "{0}[{index_prefix}{index}]"}, infer=_index_infer, bound=_keep, attrs=_index_attrs,
    domain=lambda ivs, ts: ts[0].rank >= 2 and bool(_static_dims(ts[0])))
 
@@ -512,6 +518,26 @@ op(name="to_int", family="cast", arity=1, doc="cast float to int64 (truncation t
 op(name="to_float", family="cast", arity=1, doc="cast int64 or bool to float", arg_dtypes=("any",),
    emit={"torch": "{0}.to({float})"}, infer=_cast_infer("float32", ("int64", "bool")), bound=_keep,
    domain=lambda ivs, ts: ts[0].dtype in ("int64", "bool"))
+
+
+# ---------------------------------------------------------------- in-place updates
+
+
+def _inplace_infer(ts, a):
+    _need(broadcast(ts[0].shape, ts[1].shape) == ts[0].shape, f"in-place result must keep the shape of {ts[0]}, "
+                                                               f"got {ts[1]} broadcast into it")
+    return ts[0]
+
+
+op(name="add_", family="inplace", arity=2, inplace=True, doc="x.add_(y): in-place addition (y broadcasts into x)",
+   emit={"torch": "{0}.add_({1})"}, infer=_inplace_infer,
+   bound=lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]))
+op(name="mul_", family="inplace", arity=2, inplace=True, doc="x.mul_(y): in-place multiplication",
+   emit={"torch": "{0}.mul_({1})"}, infer=_inplace_infer, bound=lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]))
+op(name="clamp_", family="inplace", arity=1, inplace=True, doc="x.clamp_(lo, hi): in-place clamp",
+   emit={"torch": "{0}.clamp_({lo}, {hi})"}, infer=_same, bound=OPS["clamp"].bound, attrs=OPS["clamp"].attrs)
+op(name="relu_", family="inplace", arity=1, inplace=True, doc="x.relu_(): in-place ReLU",
+   emit={"torch": "{0}.relu_()"}, infer=_same, bound=OPS["relu"].bound)
 
 
 def check_op(name: str) -> OpRecord:

@@ -98,6 +98,9 @@ class _Gen:
         self.counter = 0
         self.loop_counter = 0
         self.recent: list[str] = []  # variables in the order they were last assigned
+        # variables an in-place op must not touch: inputs, views, and variables a view was taken of
+        # (conservative: by name, for the whole program)
+        self.aliased: set[str] = set()
 
     def fresh(self, prefix="v") -> str:
         self.counter += 1
@@ -183,6 +186,13 @@ class _Gen:
             except Exception:
                 return False
 
+        if rec.inplace:  # the target must be unaliased and reassignable in this scope
+            names = [n for n in names if n not in self.aliased and n in scope.env and
+                     (n in scope.local or n in scope.limits)]
+            return [args for args in ([(a,) for a in names] if rec.arity == 1 else
+                                      [(a, b) for a in names for b in sorted(env) if a != b])
+                    if ok(args) and (rec.arity == 1 or broadcast(env[args[0]].type.shape, env[args[1]].type.shape)
+                                     == env[args[0]].type.shape)][:64]
         if rec.arity == 1:
             return [(a,) for a in names if ok((a,))]
         if rec.arity == 2:
@@ -218,8 +228,19 @@ class _Gen:
         for shape, scale in rec.params(types, attrs):
             params.append(f"p{len(self.params)}")
             self.params.append(Param(params[-1], shape, scale))
-        return [self.assign(scope, OpStmt("", rec.name, tuple(args), tuple(sorted(attrs.items())), tuple(params)),
-                            out_t, iv)]
+        stmt = OpStmt("", rec.name, tuple(args), tuple(sorted(attrs.items())), tuple(params))
+        if rec.inplace:
+            target = args[0]
+            assume(scope.may_assign(target, out_t, iv))  # e.g. a loop-carried variable must stay in range
+            if target not in scope.local:
+                scope.reassigned.add(target)
+            scope.env[target] = _Var(out_t, iv)
+            self.recent.append(target)
+            return [OpStmt(target, *astuple_rest(stmt))]
+        made = self.assign(scope, stmt, out_t, iv)
+        if rec.view:
+            self.aliased.update((made.out, args[0]))
+        return [made]
 
     def assign(self, scope: _Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
         targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
@@ -373,6 +394,11 @@ class _Gen:
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
 
 
+def astuple_rest(stmt: OpStmt) -> tuple:
+    """An op statement's fields after ``out``."""
+    return stmt.op, stmt.args, stmt.attrs, stmt.params
+
+
 def _replace_leaves(out, mapping: dict):
     if isinstance(out, OutVar):
         return OutVar(mapping[out.name])
@@ -411,6 +437,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         for path, leaf in spec_leaves(inp.spec):
             name = g.fresh()
             body.append(Get(name, inp.name, path))
+            g.aliased.add(name)
             scope.env[name] = _Var(leaf.type, (leaf.low, leaf.high))
             scope.local.add(name)
     envs = []  # the variables visible before each top-level statement, for early returns

@@ -160,6 +160,8 @@ class _Checker:
                 raise ProgramError(f"{where}: {s.op} is missing attribute {e}") from None
             except ProgramError as e:
                 raise ProgramError(f"{where}: {e}") from None
+            if rec.inplace and s.out != s.args[0]:
+                raise ProgramError(f"{where}: in-place {s.op} must assign to its first argument {s.args[0]!r}")
             got = [self.params[q].shape for q in s.params]
             if got != want:
                 raise ProgramError(f"{where}: {s.op} needs params of shapes {want}, got {got}")

@@ -89,7 +89,7 @@ def test_constructs_are_all_reachable():
 
     collect()
     wanted = {"if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_const", "for_kwarg", "break", "continue",
-              "early_return", "nested_input", "dict_input", "list_input", "kwargs", "dynamic_dim"}
+              "early_return", "nested_input", "dict_input", "list_input", "kwargs", "dynamic_dim", "inplace"}
     assert wanted <= seen, wanted - seen
     assert set(CONSTRUCTS)  # the public list is there to pass to programs(constructs=...)
 
