@@ -8,10 +8,14 @@ tf2onnx's harness):
    eager is finite is a mismatch, and so is a finite value where eager overflowed.
 3. **Values** (floats): an element passes if it is close to eager (``|c - e| <= atol + rtol*|e|``,
    ``assert_close``'s per-dtype defaults), or, given an fp64 reference ``r``, if its error against
-   ``r`` is within ``multiplier`` times eager's own worst error in that tensor plus the same
-   tolerance: ``|c - r| <= m * max|e - r| + atol + rtol*|r|``. So reordered sums and fused kernels
-   are not reported, while a single element off by 1e-4 relative is. ``ptol`` allows a fraction of
-   failing elements (default 0). Ints and bools must be equal.
+   ``r`` is within ``multiplier`` times the rounding noise expected at that element, plus the same
+   tolerance: ``|c - r| <= m * noise + atol + rtol*|r|``. The noise at an element is the largest of
+   eager's own error there ``|e - r|``, how far eager moves when its inputs are nudged by one ulp
+   (``noise``, when given: it measures cancellation that eager happened to get right), and eager's
+   worst error in the tensor scaled by the element's magnitude relative to the tensor's largest. So
+   reordered sums and fused kernels are not reported, while a value of magnitude ~1 off by 1e-4
+   relative is, also beside much larger values. ``ptol`` allows a fraction of failing elements
+   (default 0). Ints and bools must be equal.
 
 :func:`diagnose` returns a :class:`Report` (max abs/rel error, worst index, mismatch fraction, the
 smallest atol and rtol that would pass, as Polygraphy prints them); :func:`assert_parity` raises
@@ -111,10 +115,6 @@ class ParityError(AssertionError):
         self.report = report
 
 
-def _dtype_name(a: np.ndarray) -> str:
-    return str(a.dtype)
-
-
 def _as_array(x) -> Any:
     if isinstance(x, np.ndarray):
         return x
@@ -123,7 +123,7 @@ def _as_array(x) -> Any:
     return x
 
 
-def _compare_leaf(path: str, c, e, r, rtol, atol, multiplier, ptol) -> LeafReport:
+def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol) -> LeafReport:
     c, e = _as_array(c), _as_array(e)
     if not isinstance(c, np.ndarray) or not isinstance(e, np.ndarray):
         return LeafReport(path, False, "structure", f"expected an array, got {type(c).__name__}")
@@ -140,7 +140,7 @@ def _compare_leaf(path: str, c, e, r, rtol, atol, multiplier, ptol) -> LeafRepor
                           "" if ok else f"{int(bad.sum())} of {bad.size} values differ, first at {worst}",
                           worst_index=worst, mismatch_fraction=frac,
                           max_abs_err=float(np.abs(c.astype(np.float64) - e.astype(np.float64)).max()) if c.size else 0.0)
-    name = _dtype_name(e)
+    name = str(e.dtype)
     d_rtol, d_atol = TOLERANCES.get(name, TOLERANCES["float32"])
     rtol = d_rtol if rtol is None else rtol
     atol = d_atol if atol is None else atol
@@ -167,8 +167,14 @@ def _compare_leaf(path: str, c, e, r, rtol, atol, multiplier, ptol) -> LeafRepor
         with np.errstate(invalid="ignore"):
             err_e = np.where(fin_r, np.abs(e64 - r64), 0.0)
             err_c = np.where(fin_r, np.abs(c64 - r64), np.inf)
-        eager_err = float(err_e.max()) if err_e.size else 0.0
-        allowed_r = m * eager_err + atol + rtol * np.abs(np.where(fin_r, r64, 0.0))
+        mag = np.abs(np.where(fin_r, r64, 0.0))
+        worst, largest = (float(err_e.max()), float(mag.max())) if err_e.size else (0.0, 0.0)
+        noise = np.maximum(err_e, worst * mag / largest if largest > 0 else 0.0)
+        if n is not None:
+            with np.errstate(invalid="ignore"):
+                nudged = np.where(fin_r, np.abs(np.asarray(n, np.float64) - e64), 0.0)
+            noise = np.maximum(noise, np.where(np.isfinite(nudged), nudged, 0.0))
+        allowed_r = m * noise + atol + rtol * mag
         ok_elem |= err_c <= allowed_r
         allowed = np.maximum(allowed, np.where(fin_r, allowed_r, 0.0))
     ok_elem |= ~both
@@ -185,7 +191,8 @@ def _compare_leaf(path: str, c, e, r, rtol, atol, multiplier, ptol) -> LeafRepor
     return LeafReport(path, ok, None if ok else "value", msg, max_abs, max_rel, worst, frac, max_abs, max_rel)
 
 
-def _walk(path: str, c, e, r, out: list, opts) -> None:
+def _walk(path: str, c, e, r, n, out: list, opts) -> None:
+    sub = lambda tree, key: None if tree is None else tree[key]  # noqa: E731
     if isinstance(e, (list, tuple)):
         if type(c) is not type(e) or len(c) != len(e):
             out.append(LeafReport(path, False, "structure",
@@ -193,32 +200,34 @@ def _walk(path: str, c, e, r, out: list, opts) -> None:
                                   f"{type(e).__name__} of {len(e)}"))
             return
         for i, (ci, ei) in enumerate(zip(c, e)):
-            _walk(f"{path}[{i}]", ci, ei, None if r is None else r[i], out, opts)
+            _walk(f"{path}[{i}]", ci, ei, sub(r, i), sub(n, i), out, opts)
     elif isinstance(e, dict):
         if not isinstance(c, dict) or set(c) != set(e):
             keys = sorted(c) if isinstance(c, dict) else type(c).__name__
             out.append(LeafReport(path, False, "structure", f"{keys} != eager keys {sorted(e)}"))
             return
         for k in e:
-            _walk(f"{path}[{k!r}]", c[k], e[k], None if r is None else r[k], out, opts)
+            _walk(f"{path}[{k!r}]", c[k], e[k], sub(r, k), sub(n, k), out, opts)
     else:
         if isinstance(c, (list, tuple, dict)):
             out.append(LeafReport(path, False, "structure", f"{type(c).__name__} != eager tensor"))
             return
-        out.append(_compare_leaf(path, c, e, r, *opts))
+        out.append(_compare_leaf(path, c, e, r, n, *opts))
 
 
-def diagnose(candidate, eager, reference=None, *, rtol: Optional[float] = None, atol: Optional[float] = None,
-             multiplier: Optional[float] = None, ptol: float = 0.0) -> Report:
+def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[float] = None,
+             atol: Optional[float] = None, multiplier: Optional[float] = None, ptol: float = 0.0) -> Report:
     """Compare a candidate output tree with eager's (numpy arrays in nested tuple/list/dict).
 
     :param reference: eager's output computed in float64 (same structure), or None.
+    :param noise: eager's output on inputs nudged by one ulp (same structure), or None: a per-element
+        measure of rounding sensitivity, used with ``reference``.
     :param rtol, atol: override the per-dtype defaults of :data:`TOLERANCES`.
-    :param multiplier: how many times eager's own fp64 error the candidate may have.
+    :param multiplier: how many times the expected rounding noise the candidate may have.
     :param ptol: the fraction of elements allowed to fail.
     """
     out: list[LeafReport] = []
-    _walk("", candidate, eager, reference, out, (rtol, atol, multiplier, ptol))
+    _walk("", candidate, eager, reference, noise, out, (rtol, atol, multiplier, ptol))
     return Report(out)
 
 
@@ -250,21 +259,38 @@ def _near(m64, m32, scale) -> np.ndarray:
     """Elements whose distance to a threshold is within rounding noise (exact ties excluded)."""
     noise = np.abs(m32 - m64)
     exact_tie = (m64 == 0) & (m32 == 0)
-    return (np.abs(m64) <= np.maximum(GUARD_NOISE * noise, GUARD_RTOL * scale + GUARD_ATOL)) & ~exact_tie
+    near = (np.abs(m64) <= np.maximum(GUARD_NOISE * noise, GUARD_RTOL * scale + GUARD_ATOL)) & ~exact_tie
+    return near | ~np.isfinite(m64) | ~np.isfinite(m32)  # NaN compares false everywhere: not a stable branch
 
 
-def branch_stability(probes32: list, probes64: list) -> Stability:
+def _discrete(probes: list) -> list:
+    """What the probes decided: control-flow decisions, comparison signs, int truncations."""
+    out = []
+    for kind, k, value, decision in probes:
+        if kind == "cmp":
+            a, b = value
+            decision = np.sign(np.asarray(a, np.float64) - np.asarray(b, np.float64)).tolist()
+        elif kind == "int":
+            decision = np.trunc(np.asarray(value, np.float64)).tolist()
+        out.append((kind, k, decision))
+    return out
+
+
+def branch_stability(probes32: list, probes64: list, nudged: Optional[list] = None) -> Stability:
     """The branch-flip guard: compare probe records of the fp32 and fp64 eager runs.
 
     Each record is ``(kind, probe_id, value, decision)`` as written by the probed model:
     ``cond`` (value = (lhs, rhs) of a data-dependent predicate), ``static`` (a kwarg/shape/loop-index
     decision), ``cmp`` (value = (a, b) of an elementwise comparison) and ``int`` (value = the input
-    of a cast to int). Unstable: the two runs decide differently, or a threshold sits within
-    rounding noise of the value compared with it.
+    of a cast to int). Unstable: the two runs decide differently, a threshold sits within rounding
+    noise of the value compared with it, or (``nudged``: the fp32 run on inputs moved by one ulp)
+    a one-ulp change of the inputs changes a decision.
     """
     decisions = tuple((p[1], p[3]) for p in probes64 if p[0] in ("cond", "static"))
     if [(p[0], p[1], p[3]) for p in probes32] != [(p[0], p[1], p[3]) for p in probes64]:
         return Stability(False, "fp32 and fp64 eager runs take different control-flow paths", decisions)
+    if nudged is not None and _discrete(nudged) != _discrete(probes32):
+        return Stability(False, "nudging the inputs by one ulp changes a decision", decisions)
     for p32, p64 in zip(probes32, probes64):
         kind, k = p64[0], p64[1]
         if kind == "cond":

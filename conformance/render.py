@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from .ir import (Break, Continue, DictSpec, For, Get, If, KwargCond, LoopVarCond, OpStmt, Out, OutDict, OutSeq,
-                 OutVar, Program, ProgramError, Return, SeqSpec, ShapeCond, Spec, TensorCond, TensorSpec, While)
+from .ir import (Break, Continue, For, Get, If, KwargCond, OpStmt, Out, OutSeq, OutVar, Program, ProgramError, Return,
+                 SeqSpec, ShapeCond, Spec, TensorCond, TensorSpec, While)
 from .ops import OPS
 
 
@@ -45,7 +45,6 @@ class Dialect:
     tuple_type: str
     to_numpy: str  # expression turning a tensor `t` into a numpy array
     from_numpy: str  # expression turning a numpy array `a` into a tensor
-    cast_model_fp64: str  # statement turning `model` to float64
 
 
 TORCH = Dialect(
@@ -59,9 +58,8 @@ TORCH = Dialect(
     list_type="List[{0}]",
     dict_type="Dict[str, {0}]",
     tuple_type="Tuple[{0}]",
-    to_numpy="{t}.detach().cpu().numpy()",
+    to_numpy="{t}.detach().cpu().numpy().copy()",
     from_numpy="torch.from_numpy({a})",
-    cast_model_fp64="model.double()",
 )
 
 DIALECTS = {"torch": TORCH}
@@ -69,21 +67,30 @@ DIALECTS = {"torch": TORCH}
 _PROBES = '''
 # -- probes: record control-flow decisions and distances to thresholds (eager reference only) --
 PROBES = []
+FORCE = None  # a list of (probe id, decision): replay these decisions instead of computing them
 
 
 def _to_np(t):
     return {to_numpy}
 
 
+def _forced(k, value):
+    if FORCE is None:
+        return bool(value)
+    if not FORCE or FORCE[0][0] != k:
+        raise RuntimeError(f"cannot replay decision {{k}}: the forced path has {{FORCE[:1]}}")
+    return FORCE.pop(0)[1]
+
+
 def _cond(k, lhs, rhs, cmp):
     value = lhs > rhs if cmp == ">" else lhs < rhs
     PROBES.append(("cond", k, (_to_np(lhs), rhs), bool(value)))
-    return bool(value)
+    return _forced(k, value)
 
 
 def _decide(k, value):
     PROBES.append(("static", k, None, bool(value)))
-    return value
+    return _forced(k, value)
 
 
 def _watch(k, kind, a, b=None):

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from . import __version__
+import numpy as np
+
 from .case import Case, flatten, map_tree, materialize, unflatten
 from .ir import spec_leaves
 from .oracle import LeafReport, Report, Stability, branch_stability, diagnose
@@ -50,6 +52,7 @@ class InputRun:
     batch: int
     eager: object
     reference: object
+    noise: object  # eager fp32 on the inputs nudged by one ulp
     stability: Stability
 
 
@@ -59,6 +62,19 @@ class Prepared:
     module: object
     runs: list[InputRun]
     prepare_s: float
+    probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model)) for replays
+
+    def eager(self, args, kwargs, force=None) -> tuple:
+        """Eager fp32 and fp64 outputs, optionally replaying the decisions ``force``."""
+        outs = []
+        for (module, model), fp64 in zip(self.probed, (False, True)):
+            module.FORCE = list(force) if force is not None else None
+            try:
+                targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), args)
+                outs.append(self.framework.to_numpy(_no_grad(self.framework, model, targs, kwargs)))
+            finally:
+                module.FORCE = None
+        return tuple(outs)
 
 
 def prepare(case: Case, framework: str) -> Prepared:
@@ -75,14 +91,25 @@ def prepare(case: Case, framework: str) -> Prepared:
     runs = []
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
+        rng = np.random.default_rng([program.seed, 2, inputs.seed])
+        nudged = map_tree(lambda a: _nudge(a, rng), args)
         outs = []
-        for probed, model, fp64 in ((probed32, m32, False), (probed64, m64, True)):
+        for probed, model, fp64, values in ((probed32, m32, False, args), (probed64, m64, True, args),
+                                            (probed32, m32, False, nudged)):
             probed.PROBES.clear()
-            targs = map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), args)
+            targs = map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), values)
             outs.append((fw.to_numpy(_no_grad(fw, model, targs, kwargs)), list(probed.PROBES)))
-        (eager, p32), (ref, p64) = outs
-        runs.append(InputRun(i, inputs.role, args, kwargs, inputs.batch, eager, ref, branch_stability(p32, p64)))
-    return Prepared(fw, module, runs, time.perf_counter() - t0)
+        (eager, p32), (ref, p64), (noise, pn) = outs
+        runs.append(InputRun(i, inputs.role, args, kwargs, inputs.batch, eager, ref, noise,
+                             branch_stability(p32, p64, pn)))
+    return Prepared(fw, module, runs, time.perf_counter() - t0, ((probed32, m32), (probed64, m64)))
+
+
+def _nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Move every float element one ulp up or down at random (ints and bools stay)."""
+    if a.dtype.kind != "f":
+        return a
+    return np.nextafter(a, np.where(rng.random(a.shape) < 0.5, -np.inf, np.inf).astype(a.dtype))
 
 
 def _no_grad(fw: Framework, model, args, kwargs):
@@ -174,9 +201,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if isinstance(out, FlatOutputs):
             want = len(flatten(run.eager))
             report = (_structure_failure(f"{len(out)} outputs, eager has {want}") if len(out) != want
-                      else diagnose(unflatten(run.eager, list(out)), run.eager, run.reference))
+                      else diagnose(unflatten(run.eager, list(out)), run.eager, run.reference, noise=run.noise))
         else:
-            report = diagnose(out, run.eager, run.reference)
+            report = diagnose(out, run.eager, run.reference, noise=run.noise)
         compare_s += time.perf_counter() - t2
         entry.update(max_abs_err=report.max_abs_err, max_rel_err=report.max_rel_err)
         if report.ok:
@@ -185,9 +212,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         entry["report"] = report.to_dict()
         why = _what_differs(run, example) & path.specializes
         if why:
-            entry.update(outcome="expected_divergence",
-                         message=f"differs from the example in {', '.join(sorted(why))}, which {path.id} "
-                                 f"specialises on: {report.summary()}")
+            entry.update(_judge_specialised(prep, path, run, example, out, why))
         else:
             entry.update(outcome="mismatch", message=report.summary())
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
@@ -202,6 +227,30 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if first and key in first:
             record["detail"][key] = first[key]
     return finish(record, outcome, message)
+
+
+def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set) -> dict:
+    """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
+    is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
+    kwargs and control-flow decisions; the converted model must match that replay."""
+    kwargs = example.kwargs if "kwargs" in path.specializes else run.kwargs
+    force = example.stability.decisions if "control_flow" in path.specializes else None
+    try:
+        frozen32, frozen64 = prep.eager(run.args, kwargs, force)
+    except Exception as e:  # noqa: BLE001 - the frozen path does not apply to these inputs
+        return {"outcome": "expected_divergence",
+                "message": f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises "
+                           f"on; eager could not replay the example's path here ({_error_text(e)[:200]})"}
+    if isinstance(out, FlatOutputs):
+        out = unflatten(frozen32, list(out)) if len(out) == len(flatten(frozen32)) else out
+    frozen = diagnose(out, frozen32, frozen64)
+    if frozen.ok:
+        return {"outcome": "expected_divergence",
+                "message": f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on, "
+                           f"and matches eager replayed with the example's kwargs and control flow"}
+    return {"outcome": "mismatch", "frozen_report": frozen.to_dict(),
+            "message": f"differs even from eager replayed with the example's kwargs and control flow: "
+                       f"{frozen.summary()}"}
 
 
 def base_record(case: Case, path: PathRecord, device: str, versions: dict) -> dict:

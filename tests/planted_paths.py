@@ -67,6 +67,27 @@ def _run(fn):
     return run
 
 
+def _trace_then_wrong(ctx):
+    traced = conformance.paths.torch._trace(ctx)
+    example = [t.clone() for t in _leaves(ctx.args)]
+
+    def run(*args, **kwargs):
+        out = traced(*args, **kwargs)
+        if any(not torch.equal(a, b) for a, b in zip(_leaves(list(args)), example)):
+            t = _first_float(out)
+            if t is not None:
+                t.mul_(1.01)  # wrong on every input but the example: not trace's documented freezing
+        return out
+    return run
+
+
+def _leaves(tree):
+    if isinstance(tree, torch.Tensor):
+        return [tree]
+    items = tree.values() if isinstance(tree, dict) else tree
+    return [leaf for item in items for leaf in _leaves(item)]
+
+
 def _planted(name, description, run):
     # default=False: selected only by name, never by a plain "all torch paths"
     return PathRecord("torch", name, description, _eager, _run(run), default=False)
@@ -78,4 +99,7 @@ register(
     _planted("planted_nan", "eager, a NaN in the first float output", _nan),
     _planted("planted_segfault", "segfaults when run", _segfault),
     _planted("planted_hang", "never returns", _hang),
+    PathRecord("torch", "planted_trace_wrong", "trace, then 1% off on inputs other than the example",
+               _trace_then_wrong, _run(lambda m, a, k: m(*a, **k)), specializes=frozenset({"kwargs", "control_flow"}),
+               default=False),
 )

@@ -84,6 +84,18 @@ def test_trace_on_the_other_branch_is_caught(path):
     assert check(case, PATHS["torch.script"])["outcome"] == "pass"
 
 
+def test_specialisation_does_not_excuse_a_wrong_result():
+    """On the other branch trace must compute eager with the example's branch; anything else is a bug."""
+    p = _branch_program()
+    case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))
+    trace = check(case, PATHS["torch.trace"])
+    assert trace["outcome"] == "expected_divergence"
+    assert "matches eager replayed with the example's kwargs and control flow" in trace["detail"]["message"]
+    wrong = check(case, PATHS["torch.planted_trace_wrong"])
+    assert wrong["outcome"] == "mismatch", wrong["detail"]["message"]
+    assert "differs even from eager replayed" in wrong["detail"]["message"]
+
+
 def test_export_refuses_data_dependent_branch_as_documented():
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))
