@@ -72,6 +72,7 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
         importlib.import_module(module)
     frameworks = sorted({p.split(".")[0] for p in path_ids})
     select_paths(frameworks)
+    conn.send(("ready", None))  # imports done: the parent starts the clock only now
     while True:
         try:
             msg = conn.recv()
@@ -90,13 +91,17 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
 # ------------------------------------------------------------------ parent side
 
 
+class WorkerStartError(RuntimeError):
+    """Worker processes keep dying before they are ready (a broken install or --load module)."""
+
+
 @dataclass
 class _Job:
     index: int
     case: Case
     remaining: list[str]
     current: Optional[str] = None
-    started: float = 0.0
+    started: Optional[float] = None  # when the clock of the path in flight started (None: not sent yet)
 
 
 @dataclass
@@ -105,6 +110,7 @@ class _Worker:
     conn: object
     log: Path
     job: Optional[_Job] = None
+    ready: bool = False
 
 
 @dataclass
@@ -130,11 +136,14 @@ class Campaign:
         self.ctx = mp.get_context("spawn")
         self.workers: list[_Worker] = []
         self.n_cases = 0
+        self.spawned = 0
+        self.startup_failures = 0
         self.stopped = False
 
     def _spawn(self, slot: int) -> _Worker:
         parent, child = self.ctx.Pipe()
-        log = self.o.out / "logs" / f"worker{slot}.log"
+        self.spawned += 1
+        log = self.o.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
         log.parent.mkdir(parents=True, exist_ok=True)
         proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
                                                            str(log), list(self.o.modules)), daemon=True)
@@ -147,15 +156,49 @@ class Campaign:
         w.job = job
         w.conn.send((job.case.to_dict(), list(job.remaining)))
 
+    def _receive(self, w: _Worker, write) -> None:
+        """Take every message the worker has sent (raises EOFError/OSError once it is gone)."""
+        while w.conn.poll():
+            kind, payload = w.conn.recv()
+            now = time.monotonic()
+            if kind == "ready":
+                w.ready = True
+            elif kind == "start":
+                w.job.current, w.job.started = payload, now
+            elif kind == "record":
+                write(w.job.index, payload)
+                w.job.remaining = [p for p in w.job.remaining if p != f"{payload['framework']}.{payload['path']}"]
+                w.job.current, w.job.started = None, now
+            else:  # done
+                w.job = None
+                self.n_cases += 1
+
     def _lost(self, slot: int, outcome: str, why: str, write) -> None:
         """The worker in ``slot`` died or hung: record it, replace the worker, resume the case."""
         w = self.workers[slot]
-        job = w.job
         if w.proc.is_alive():
             w.proc.kill()
         w.proc.join(5)
+        try:  # records sent before it died still count
+            self._receive(w, write)
+        except (EOFError, OSError):
+            pass
+        job = w.job
+        if not w.ready:
+            self.startup_failures += 1
+            if self.startup_failures >= 3:
+                tail = w.log.read_text(errors="replace")[-2000:] if w.log.exists() else ""
+                raise WorkerStartError(f"worker processes die while starting (exit code {w.proc.exitcode}); "
+                                       f"the end of {w.log}:\n{tail}")
+        else:
+            self.startup_failures = 0
+        self.workers[slot] = self._spawn(slot)
+        if job is None:
+            return
+        if not job.remaining:
+            self.n_cases += 1
+            return
         code = w.proc.exitcode
-        tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
         if code is not None and code < 0:
             try:
                 why += f" (signal {signal.Signals(-code).name})"
@@ -168,12 +211,12 @@ class Campaign:
         from .runner import base_record, finish
 
         rec = base_record(job.case, PATHS[pid], self.o.device, {})
-        rec["detail"]["stderr_tail"] = tail
+        rec["detail"]["stderr_tail"] = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
         write(job.index, finish(rec, outcome, why))
         job.remaining = [p for p in job.remaining if p != pid]
-        self.workers[slot] = self._spawn(slot)
         if job.remaining:
-            self._send(self.workers[slot], job)
+            job.current, job.started = None, None
+            self.workers[slot].job = job  # sent once the replacement says it is ready
         else:
             self.n_cases += 1
 
@@ -198,38 +241,24 @@ class Campaign:
                 out_of_time = time.monotonic() - start >= o.budget or (
                     o.max_cases is not None and next_index >= o.max_cases) or self.stopped
                 for w in self.workers:
-                    if w.job is None and not out_of_time:
+                    if w.ready and w.job is not None and w.job.started is None:
+                        self._send(w, w.job)  # a case resumed after a crash or timeout
+                    elif w.ready and w.job is None and not out_of_time:
                         self._send(w, _Job(next_index, next(stream), list(path_ids)))
                         next_index += 1
-                busy = [w for w in self.workers if w.job is not None]
-                if not busy:
+                if out_of_time and not any(w.job is not None for w in self.workers):
                     break
-                ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
+                wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=1.0)
                 for slot, w in enumerate(list(self.workers)):
-                    if w.job is None:
-                        continue
-                    if w.conn in ready:
-                        try:
-                            while w.conn.poll():
-                                kind, payload = w.conn.recv()
-                                if kind == "start":
-                                    w.job.current, w.job.started = payload, time.monotonic()
-                                elif kind == "record":
-                                    write(w.job.index, payload)
-                                    w.job.remaining = [p for p in w.job.remaining
-                                                       if p != f"{payload['framework']}.{payload['path']}"]
-                                    w.job.current = None
-                                else:
-                                    w.job = None
-                                    self.n_cases += 1
-                                    break
-                        except (EOFError, ConnectionError, OSError):
-                            self._lost(slot, "crash", "the worker process died", write)
-                            continue
-                    elif w.proc.sentinel in ready or not w.proc.is_alive():
+                    try:
+                        self._receive(w, write)
+                    except (EOFError, OSError):
                         self._lost(slot, "crash", "the worker process died", write)
                         continue
-                    if w.job is not None and time.monotonic() - w.job.started > o.timeout:
+                    if not w.proc.is_alive():
+                        self._lost(slot, "crash", "the worker process died", write)
+                    elif w.job is not None and w.job.started is not None and w.ready \
+                            and time.monotonic() - w.job.started > o.timeout:
                         self._lost(slot, "timeout", f"no result within {o.timeout:g} s", write)
         except KeyboardInterrupt:
             self.stopped = True

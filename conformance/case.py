@@ -19,6 +19,8 @@ import numpy as np
 from .ir import DictSpec, Program, ProgramError, SeqSpec, Spec, TensorSpec
 
 ROLES = ("example", "values", "batch", "kwargs")
+#: The largest batch a case file may ask for (generated cases stay within ``ops.MAX_BATCH``).
+MAX_CASE_BATCH = 64
 
 
 @dataclass(frozen=True)
@@ -64,15 +66,15 @@ class Case:
             raise ProgramError(f"malformed input set: {type(e).__name__}: {e}") from None
         if not inputs:
             raise ProgramError("a case needs at least one input set")
-        kw = {k.name: k for k in program.kwargs}
+        from .validate import check_kwarg_value
+
         for s in inputs:
             if s.role not in ROLES:
                 raise ProgramError(f"unknown input-set role {s.role!r}; known: {', '.join(ROLES)}")
-            if s.batch < 1:
-                raise ProgramError(f"batch must be >= 1, got {s.batch}")
-            for name, _ in s.kwargs:
-                if name not in kw:
-                    raise ProgramError(f"input set passes unknown kwarg {name!r}")
+            if not 1 <= s.batch <= MAX_CASE_BATCH:
+                raise ProgramError(f"batch must be in 1..{MAX_CASE_BATCH}, got {s.batch}")
+            for name, value in s.kwargs:
+                check_kwarg_value(program, name, value)
         return cls(program, inputs)
 
 

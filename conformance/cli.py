@@ -21,10 +21,10 @@ from .runner import FINDINGS, OUTCOMES
 
 
 def _split(values):
-    out = []
-    for v in values or []:
-        out += [x for x in v.split(",") if x]
-    return out
+    """Names from repeatable, comma-separated options (``--paths a,b --paths c``)."""
+    from .paths import split_names
+
+    return [name for v in values or [] for name in split_names(v)]
 
 
 def _console():
@@ -102,8 +102,7 @@ def read_records(path: Path) -> list[dict]:
 
 
 def cmd_fuzz(args) -> int:
-    from .campaign import Campaign, CampaignOptions, campaign_manifest
-    from .paths import select_paths
+    from .campaign import Campaign, CampaignOptions, WorkerStartError, campaign_manifest
 
     console = _console()
     if args.device == "cuda" and not _cuda_available():
@@ -135,7 +134,10 @@ def cmd_fuzz(args) -> int:
                        status=f"{len({x['case_id'] for x in records})} cases, " +
                               ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
 
-        summary = Campaign(opts, on_record).run()
+        try:
+            summary = Campaign(opts, on_record).run()
+        except WorkerStartError as e:
+            raise SystemExit(f"conformance: {e}")
         bar.update(task, completed=args.budget)
     manifest = campaign_manifest(opts, summary, started)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -164,7 +166,10 @@ def _available_paths(console, args):
     from .paths import FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths
 
     for module in _split(getattr(args, "load", None)):
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # noqa: BLE001 - say which module and why, not a traceback
+            raise SystemExit(f"conformance: --load {module}: {type(e).__name__}: {e}")
     frameworks = _split(args.frameworks) or ["torch"]
     unknown = [fw for fw in frameworks if fw not in FRAMEWORK_MODULES]
     if unknown:

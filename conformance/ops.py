@@ -11,8 +11,8 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``emit``: one source template per framework (``{0}`` is the first argument, ``{p0}`` the first
   weight, ``{float}`` the float dtype, other names are attributes). A framework without a template
   cannot render the op yet;
-* ``discontinuous``: the result jumps at a threshold (comparisons, casts to int), so the oracle's
-  branch-flip guard watches it;
+* ``probe``: the result jumps at a threshold (``cmp``: a comparison of two operands; ``int``: a cast
+  to int), so the oracle's branch-flip guard watches how close the operands come to it;
 * ``view`` / ``inplace``: the result may alias the first argument / the op writes into it. The
   generator applies in-place ops only to variables that nothing else aliases (never an input, a
   view, or a variable a view was taken of), so the program means the same in a framework without
@@ -91,7 +91,7 @@ class OpRecord:
     attrs: Optional[Callable[[Any, Sequence[TensorType]], dict]] = None  # (draw, types) -> attrs
     params: Callable[[Sequence[TensorType], Mapping], list[tuple[tuple[int, ...], float]]] = lambda ts, a: []
     arg_dtypes: tuple[str, ...] = ("float32",)
-    discontinuous: bool = False
+    probe: Optional[str] = None  # "cmp" (two operands) or "int" (one): the result jumps at a threshold
     view: bool = False  # the result may share memory with the first argument (reshape, slicing...)
     inplace: bool = False  # writes into its first argument, which is also the statement's target
     tolerance: str = ""
@@ -99,6 +99,10 @@ class OpRecord:
 
     def __post_init__(self):
         object.__setattr__(self, "frameworks", tuple(sorted(self.emit)))
+
+    @property
+    def discontinuous(self) -> bool:
+        return self.probe is not None
 
     def check(self, types: Sequence[TensorType], attrs: Mapping) -> TensorType:
         _need(len(types) == self.arity, f"{self.name} takes {self.arity} arguments, got {len(types)}")
@@ -165,7 +169,8 @@ unary("square", "elementwise", "{0} * {0}",
 unary("exp", "elementwise", "torch.exp({0})", _mono(math.exp), "exponential",
       domain=_within(hi=6.0), tolerance="vectorised exp differs by ~1 ulp between kernels")
 unary("log", "elementwise", "torch.log({0})", _mono(math.log), "natural log", domain=_within(lo=0.05))
-unary("sqrt", "elementwise", "torch.sqrt({0})", _mono(math.sqrt), "square root", domain=_within(lo=0.0))
+unary("sqrt", "elementwise", "torch.sqrt({0})", _mono(math.sqrt), "square root (inputs >= 0.05: the slope at 0 is "
+      "infinite and would amplify rounding without bound)", domain=_within(lo=0.05))
 unary("sin", "elementwise", "torch.sin({0})", lambda ivs, a, ts: (-1.0, 1.0), "sine", domain=_within(-100, 100))
 unary("cos", "elementwise", "torch.cos({0})", lambda ivs, a, ts: (-1.0, 1.0), "cosine", domain=_within(-100, 100))
 unary("relu", "activation", "torch.relu({0})", _mono(lambda x: max(x, 0.0)), "rectified linear unit")
@@ -486,10 +491,10 @@ def _cmp_infer(ts, a):
 
 
 op(name="gt", family="comparison", arity=2, doc="x > y (broadcasting), a bool tensor", emit={"torch": "{0} > {1}"},
-   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), discontinuous=True,
+   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
    tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
 op(name="lt", family="comparison", arity=2, doc="x < y (broadcasting), a bool tensor", emit={"torch": "{0} < {1}"},
-   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), discontinuous=True,
+   infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
    tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
 
 
@@ -513,7 +518,7 @@ def _cast_infer(dtype, src):
 
 op(name="to_int", family="cast", arity=1, doc="cast float to int64 (truncation toward zero)",
    emit={"torch": "{0}.to(torch.int64)"}, infer=_cast_infer("int64", ("float32",)),
-   bound=lambda ivs, a, ts: (float(math.trunc(ivs[0][0])), float(math.trunc(ivs[0][1]))), discontinuous=True,
+   bound=lambda ivs, a, ts: (float(math.trunc(ivs[0][0])), float(math.trunc(ivs[0][1]))), probe="int",
    tolerance="jumps at integers: watched by the branch-flip guard")
 op(name="to_float", family="cast", arity=1, doc="cast int64 or bool to float", arg_dtypes=("any",),
    emit={"torch": "{0}.to({float})"}, infer=_cast_infer("float32", ("int64", "bool")), bound=_keep,

@@ -99,12 +99,19 @@ class Report:
         return "\n".join(rows)
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "kind": self.kind, "max_abs_err": self.max_abs_err, "max_rel_err": self.max_rel_err,
+        """JSON-ready (non-finite numbers become null)."""
+        return {"ok": self.ok, "kind": self.kind, "max_abs_err": finite_or_none(self.max_abs_err),
+                "max_rel_err": finite_or_none(self.max_rel_err),
                 "failures": [{"path": f.path, "kind": f.kind, "message": f.message,
                               "mismatch_fraction": f.mismatch_fraction,
                               "worst_index": list(f.worst_index) if f.worst_index is not None else None,
-                              "required_atol": f.required_atol, "required_rtol": f.required_rtol}
+                              "required_atol": finite_or_none(f.required_atol),
+                              "required_rtol": finite_or_none(f.required_rtol)}
                              for f in self.failures]}
+
+
+def finite_or_none(x: float) -> Optional[float]:
+    return float(x) if x is not None and np.isfinite(x) else None
 
 
 class ParityError(AssertionError):

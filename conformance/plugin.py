@@ -10,7 +10,11 @@ Tests that take a ``conformance_path`` argument are parametrised over the select
 (ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
 reason. ``conformance_device`` is the chosen device.
 
-Hypothesis profiles (choose with ``--hypothesis-profile`` or ``HYPOTHESIS_PROFILE``):
+Hypothesis profiles, registered for any project and loaded only where the project opts in with
+``conformance_profiles = true`` in its pytest ini options (this repository does), so other test
+suites in the same environment keep their own Hypothesis settings. Then the default is ``ci`` when
+``CI`` is set and ``dev`` otherwise; choose another with ``--hypothesis-profile`` or
+``HYPOTHESIS_PROFILE``:
 
 * ``dev`` (default locally): 10 examples per test, local example database, random.
 * ``ci`` (default when ``CI`` is set; replaces Hypothesis's built-in ``ci``): 6 examples, derandomised
@@ -44,26 +48,27 @@ def pytest_addoption(parser):
     group.addoption("--conformance-paths", default=None, help="paths to check, e.g. script,torch.trace")
     group.addoption("--conformance-device", default="cpu", choices=("cpu", "cuda"),
                     help="device converted models run on")
+    parser.addini("conformance_profiles", type="bool", default=False,
+                  help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
 
 def pytest_configure(config):
-    if config.getoption("hypothesis_profile", None) is None and "HYPOTHESIS_PROFILE" not in os.environ:
-        settings.load_profile("ci" if os.environ.get("CI") else "dev")
-    elif "HYPOTHESIS_PROFILE" in os.environ:
+    if not config.getini("conformance_profiles"):
+        return
+    if "HYPOTHESIS_PROFILE" in os.environ:
         settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
-
-
-def _split(value):
-    return [x for x in (value or "").split(",") if x]
+    elif config.getoption("hypothesis_profile", None) is None:
+        settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def pytest_generate_tests(metafunc):
     if "conformance_path" not in metafunc.fixturenames:
         return
-    from .paths import FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths
+    from .paths import (FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths,
+                        split_names)
 
     cfg = metafunc.config
-    frameworks = _split(cfg.getoption("conformance_frameworks")) or list(FRAMEWORK_MODULES)
+    frameworks = split_names(cfg.getoption("conformance_frameworks")) or list(FRAMEWORK_MODULES)
     unknown = [fw for fw in frameworks if fw not in FRAMEWORK_MODULES]
     if unknown:
         raise pytest.UsageError(f"--conformance-frameworks: unknown {', '.join(unknown)}; "
@@ -72,7 +77,7 @@ def pytest_generate_tests(metafunc):
     params = [pytest.param(None, id=f"{fw}-missing", marks=pytest.mark.skip(reason=f"{fw} is not installed"))
               for fw in frameworks if fw not in available]
     try:
-        chosen = select_paths(available, _split(cfg.getoption("conformance_paths")) or None) if available else []
+        chosen = select_paths(available, split_names(cfg.getoption("conformance_paths")) or None) if available else []
     except UnknownPathError as e:
         raise pytest.UsageError(f"--conformance-paths: {e}")
     for p in chosen:

@@ -208,10 +208,9 @@ class _Writer:
             self.emit(depth, s.out + " = " + s.source + "".join(f"[{step!r}]" for step in s.path))
         elif isinstance(s, OpStmt):
             rec = OPS[s.op]
-            if self.probed and rec.discontinuous:
-                kind = "int" if s.op == "to_int" else "cmp"
-                args = s.args[0] if kind == "int" else f"{s.args[0]}, {s.args[1]}"
-                self.emit(depth, f"_watch({self.probe_id()}, {kind!r}, {args})")
+            if self.probed and rec.probe:
+                args = ", ".join(s.args[:2] if rec.probe == "cmp" else s.args[:1])
+                self.emit(depth, f"_watch({self.probe_id()}, {rec.probe!r}, {args})")
             self.emit(depth, f"{s.out} = {self.op_expr(s)}")
         elif isinstance(s, If):
             self.emit(depth, f"if {self.cond(s.cond)}:")

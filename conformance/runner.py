@@ -21,7 +21,7 @@ import numpy as np
 
 from .case import Case, flatten, map_tree, materialize, unflatten
 from .ir import spec_leaves
-from .oracle import LeafReport, Report, Stability, branch_stability, diagnose
+from .oracle import LeafReport, Report, Stability, branch_stability, diagnose, finite_or_none
 from .paths import ConvertContext, FlatOutputs, Framework, PathRecord, load_framework, missing_requirements
 from .render import cache_dir, load_model_module
 
@@ -71,7 +71,7 @@ class Prepared:
             module.FORCE = list(force) if force is not None else None
             try:
                 targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), args)
-                outs.append(self.framework.to_numpy(_no_grad(self.framework, model, targs, kwargs)))
+                outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
             finally:
                 module.FORCE = None
         return tuple(outs)
@@ -98,7 +98,7 @@ def prepare(case: Case, framework: str) -> Prepared:
                                             (probed32, m32, False, nudged)):
             probed.PROBES.clear()
             targs = map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), values)
-            outs.append((fw.to_numpy(_no_grad(fw, model, targs, kwargs)), list(probed.PROBES)))
+            outs.append((fw.to_numpy(fw.call(model, targs, kwargs)), list(probed.PROBES)))
         (eager, p32), (ref, p64), (noise, pn) = outs
         runs.append(InputRun(i, inputs.role, args, kwargs, inputs.batch, eager, ref, noise,
                              branch_stability(p32, p64, pn)))
@@ -110,15 +110,6 @@ def _nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if a.dtype.kind != "f":
         return a
     return np.nextafter(a, np.where(rng.random(a.shape) < 0.5, -np.inf, np.inf).astype(a.dtype))
-
-
-def _no_grad(fw: Framework, model, args, kwargs):
-    if fw.name == "torch":
-        import torch
-
-        with torch.no_grad():
-            return model(*args, **kwargs)
-    return model(*args, **kwargs)
 
 
 def _what_differs(run: InputRun, example: InputRun) -> set:
@@ -205,7 +196,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         else:
             report = diagnose(out, run.eager, run.reference, noise=run.noise)
         compare_s += time.perf_counter() - t2
-        entry.update(max_abs_err=report.max_abs_err, max_rel_err=report.max_rel_err)
+        entry.update(max_abs_err=finite_or_none(report.max_abs_err), max_rel_err=finite_or_none(report.max_rel_err))
         if report.ok:
             entry["outcome"] = "pass"
             continue
@@ -218,8 +209,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
     record["detail"]["inputs"] = per_input
     judged = [e for e in per_input if e["outcome"] != "discarded"]
-    record["max_abs_err"] = max((e.get("max_abs_err", 0.0) for e in judged), default=None)
-    record["max_rel_err"] = max((e.get("max_rel_err", 0.0) for e in judged), default=None)
+    for key in ("max_abs_err", "max_rel_err"):  # null where nothing finite was measured
+        record[key] = max((e[key] for e in judged if e.get(key) is not None), default=None)
     outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged) or o == "pass")
     first = next((e for e in judged if e["outcome"] == outcome), None)
     message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""

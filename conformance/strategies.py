@@ -14,6 +14,7 @@ so that its simplest value comes first.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -38,7 +39,7 @@ BOUNDED = ("tanh", "sigmoid", "clamp")
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop")
 
 
-def _hull(a: Interval, b: Interval) -> Interval:
+def _join(a: Interval, b: Interval) -> Interval:
     return (min(a[0], b[0]), max(a[1], b[1]))
 
 
@@ -236,7 +237,7 @@ class _Gen:
                 scope.reassigned.add(target)
             scope.env[target] = _Var(out_t, iv)
             self.recent.append(target)
-            return [OpStmt(target, *astuple_rest(stmt))]
+            return [dataclasses.replace(stmt, out=target)]
         made = self.assign(scope, stmt, out_t, iv)
         if rec.view:
             self.aliased.update((made.out, args[0]))
@@ -254,7 +255,7 @@ class _Gen:
             scope.reassigned.add(name)
         scope.env[name] = _Var(t, iv)
         self.recent.append(name)
-        return OpStmt(name, stmt.op, stmt.args, stmt.attrs, stmt.params)
+        return dataclasses.replace(stmt, out=name)
 
     def update_outer(self, scope: _Scope) -> list:
         """If a branch changed no outer variable, end it with one that does (else the branch is dead)."""
@@ -314,7 +315,7 @@ class _Gen:
         then = self.block(then_s, 1, 3) + self.update_outer(then_s)
         orelse = self.block(else_s, 0, 2)
         for name, var in scope.env.items():  # join the value ranges of reassigned outer variables
-            var.iv = _hull(then_s.env[name].iv, else_s.env[name].iv)
+            var.iv = _join(then_s.env[name].iv, else_s.env[name].iv)
         return [If(cond, tuple(then), tuple(orelse))]
 
     def if_tensor(self, scope):
@@ -336,7 +337,7 @@ class _Gen:
         wrapper = OPS[d(st.sampled_from(BOUNDED))]
         t = scope.env[var].type
         attrs = wrapper.attrs(d, [t]) if wrapper.attrs else {}
-        wide = _hull(scope.env[var].iv, wrapper.bound([(-50.0, 50.0)], attrs, [t]))
+        wide = _join(scope.env[var].iv, wrapper.bound([(-50.0, 50.0)], attrs, [t]))
         body_scope = scope.child(limits={var: wide}, loop=loop)
         body_scope.env[var].iv = wide
         outer = _Scope(dict(body_scope.env), {}, body_scope.depth)  # variables defined before the body
@@ -392,11 +393,6 @@ class _Gen:
         if shape == "dict":
             return OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves)))
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
-
-
-def astuple_rest(stmt: OpStmt) -> tuple:
-    """An op statement's fields after ``out``."""
-    return stmt.op, stmt.args, stmt.attrs, stmt.params
 
 
 def _replace_leaves(out, mapping: dict):

@@ -99,7 +99,12 @@ class _Checker:
 
     def run(self) -> None:
         p = self.p
-        names = [i.name for i in p.inputs] + [k.name for k in p.kwargs] + [q.name for q in p.params]
+        loop_names = [s.counter for s in p.walk() if isinstance(s, While)] + [s.var for s in p.walk() if isinstance(s, For)]
+        tensor_names = {s.out for s in p.walk() if isinstance(s, (Get, OpStmt))}
+        if len(set(loop_names)) != len(loop_names) or set(loop_names) & tensor_names:
+            raise ProgramError("loop counters and loop variables need names of their own (not shared with each "
+                               "other or with tensor variables)")
+        names = [i.name for i in p.inputs] + [k.name for k in p.kwargs] + [q.name for q in p.params] + loop_names
         for n in names:
             _ident(n, "input/kwarg/param")
         if len(set(names)) != len(names):
@@ -197,7 +202,7 @@ class _Checker:
         if isinstance(c, TensorCond):
             if c.var not in env or env[c.var].dtype != "float32":
                 raise ProgramError(f"{where}: condition needs a float variable, got {c.var!r}")
-            if c.reduce not in _REDUCES or c.cmp not in (">", "<"):
+            if c.reduce not in _REDUCES or c.cmp not in (">", "<") or not _kwarg_value_ok("float", c.value):
                 raise ProgramError(f"{where}: bad tensor condition {c}")
         elif isinstance(c, KwargCond):
             k = self.kwargs.get(c.name)
@@ -209,10 +214,11 @@ class _Checker:
             elif c.cmp not in _CMPS or not _kwarg_value_ok(k.type, c.value):
                 raise ProgramError(f"{where}: bad kwarg condition {c}")
         elif isinstance(c, ShapeCond):
-            if c.var not in env or not 0 <= c.dim < env[c.var].rank or c.cmp not in _CMPS:
+            if c.var not in env or not 0 <= c.dim < env[c.var].rank or c.cmp not in _CMPS \
+                    or not _kwarg_value_ok("int", c.value):
                 raise ProgramError(f"{where}: bad shape condition {c}")
         elif isinstance(c, LoopVarCond):
-            if c.var not in loops or c.cmp not in _CMPS:
+            if c.var not in loops or c.cmp not in _CMPS or not _kwarg_value_ok("int", c.value):
                 raise ProgramError(f"{where}: {c.var!r} is not an enclosing for-loop variable")
         else:
             raise ProgramError(f"{where}: not a condition: {c!r}")
@@ -258,6 +264,17 @@ def env_for_return(checker: _Checker, target: Return) -> dict:
 
     visit(checker.p.body, {}, ())
     return found
+
+
+def check_kwarg_value(program: Program, name: str, value) -> None:
+    """A kwarg value a case passes must have the kwarg's type (and, for ``range()`` counts, be in 0..16)."""
+    kw = {k.name: k for k in program.kwargs}
+    if name not in kw:
+        raise ProgramError(f"input set passes unknown kwarg {name!r}")
+    if not _kwarg_value_ok(kw[name].type, value):
+        raise ProgramError(f"kwarg {name!r}: value {value!r} is not a {kw[name].type}")
+    if any(isinstance(s, For) and s.count == name for s in program.walk()) and not 0 <= value <= 16:
+        raise ProgramError(f"kwarg {name!r} is a range() count: {value!r} is not in 0..16")
 
 
 def check_program(program: Program) -> str:

@@ -40,3 +40,12 @@ def test_campaign_survives_segfault_and_hang(tmp_path):
     clean = {(r["index"], r["path"]): r for r in map(json.loads, (clean_dir / "results.jsonl").read_text().splitlines())}
     for key, r in clean.items():
         assert by[key]["outcome"] == r["outcome"] and by[key]["case_id"] == r["case_id"]
+
+
+def test_workers_that_cannot_start_stop_the_campaign_with_their_log(tmp_path):
+    from conformance.campaign import WorkerStartError
+
+    opts = CampaignOptions(seed=1, budget=60, max_cases=1, paths=[PATHS["torch.eager"]], workers=1, out=tmp_path,
+                           modules=["tests.dies_in_workers"])
+    with pytest.raises(WorkerStartError, match="die while starting"):
+        Campaign(opts).run()

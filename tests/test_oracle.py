@@ -120,3 +120,52 @@ def test_guard_discards_flipped_decisions_and_near_comparisons():
     assert branch_stability([("cmp", 1, (a64, b), None)], [("cmp", 1, (a64, b), None)]).stable  # exact tie
     x32, x64 = np.array([2.9999999]), np.array([3.0000001])
     assert not branch_stability([("int", 2, x32, None)], [("int", 2, x64, None)]).stable
+
+
+def test_small_element_beside_large_ones_is_judged_on_its_own_scale():
+    eager = np.array([9000.37, 0.0012346], np.float32)
+    ref = eager.astype(np.float64) + np.array([3e-4, 1e-11])  # eager's worst error sits on the large element
+    bad = eager.copy()
+    bad[1] = 0.00143  # 16% off
+    report = diagnose(bad, eager, ref, noise=eager)
+    assert report.kind == "value" and report.failures[0].worst_index == (1,)
+    ok = eager.copy()
+    ok[0] = np.nextafter(ok[0], np.float32(np.inf))  # one ulp on the large element is noise
+    assert diagnose(ok, eager, ref, noise=eager).ok
+
+
+def _seq_sum(x):
+    acc = np.float32(0)
+    for v in x:
+        acc = np.float32(acc + v)
+    return acc
+
+
+def _pair_sum(x):
+    while len(x) > 1:
+        x = np.append(x, np.float32(0)) if len(x) % 2 else x
+        x = (x[0::2] + x[1::2]).astype(np.float32)
+    return x[0]
+
+
+def test_cancelling_sums_in_another_order_are_rarely_flagged():
+    """45 terms of magnitude 100..1000 that cancel: the candidate sums pairwise, eager sequentially.
+
+    Eager can be exact by luck; the one-ulp nudge supplies the noise scale it would otherwise lack.
+    """
+    rng = np.random.default_rng(0)
+    flagged = 0
+    for _ in range(400):
+        x = (rng.uniform(100, 1000, 45) * rng.choice([-1, 1], 45)).astype(np.float32)
+        nudged = np.nextafter(x, np.where(rng.random(45) < 0.5, -np.inf, np.inf).astype(np.float32))
+        eager, cand = np.array([_seq_sum(x)]), np.array([_pair_sum(x.copy())])
+        flagged += not diagnose(cand, eager, x.astype(np.float64).sum(keepdims=True),
+                                noise=np.array([_seq_sum(nudged)])).ok
+    assert flagged <= 2  # measured: 0.1% at this size
+
+
+def test_guard_treats_nan_predicates_and_nudge_flips_as_unstable():
+    assert not branch_stability([_cond(0, np.nan, 0.5, False)], [_cond(0, np.nan, 0.5, False)]).stable
+    p = [_cond(0, 0.9, 0.5, True)]
+    assert not branch_stability(p, p, nudged=[_cond(0, 0.4, 0.5, False)]).stable
+    assert branch_stability(p, p, nudged=[_cond(0, 0.9000001, 0.5, True)]).stable

@@ -25,6 +25,11 @@ FRAMEWORK_MODULES = {"torch": "conformance.paths.torch"}
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
 
 
+def split_names(value) -> list[str]:
+    """``"a,b,,c"`` -> ``["a", "b", "c"]`` (None -> [])."""
+    return [x for x in (value or "").split(",") if x]
+
+
 class UnknownPathError(ValueError):
     """A path or framework name that does not exist; the message lists the known ones."""
 
@@ -40,9 +45,9 @@ class Limitation:
     ``match`` is a regular expression searched in ``"ExceptionType: message"``; ``phase`` says
     whether it applies to conversion or to running the converted model; ``outcome`` is what a
     matching error becomes: ``unsupported`` for a documented refusal, or ``None`` for a known bug
-    (the outcome stays an error, the record names the bug, and the pytest suite xfails it strictly,
-    so an upstream fix shows up); ``versions`` is a PEP 440 specifier on the framework version
-    (empty: all versions).
+    (the outcome stays an error, the record names the bug in ``detail.known_issue``, and the pytest
+    suite xfails it; the minimal case in ``cases/`` pins its outcome, so an upstream fix shows up
+    there); ``versions`` is a PEP 440 specifier on the framework version (empty: all versions).
     """
 
     reason: str
@@ -59,7 +64,7 @@ class Limitation:
             from packaging.specifiers import SpecifierSet
             from packaging.version import Version
 
-            return Version(version.split("+")[0]) in SpecifierSet(self.versions)
+            return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
         return True
 
 
@@ -78,6 +83,12 @@ class PathRecord:
     devices: tuple[str, ...] = ("cpu", "cuda")
     reference: bool = False  # the eager path
     default: bool = True  # selected when no path names are given (False: only when named)
+
+    def __post_init__(self):
+        unknown = set(self.specializes) - set(SPECIALISATIONS)
+        if unknown:
+            raise ValueError(f"path {self.framework}.{self.name}: unknown specialisations {sorted(unknown)}; "
+                             f"known: {', '.join(SPECIALISATIONS)}")
 
     @property
     def id(self) -> str:
@@ -109,11 +120,11 @@ class Framework:
     """A framework adapter: what the runner needs to move data in and out of it."""
 
     name: str
-    module: str
     version: Callable[[], str]
     to_tensor: Callable[[Any, str, bool], Any]  # (numpy array, device, as_fp64) -> tensor
     to_numpy: Callable[[Any], Any]
     prepare: Callable[[Any, str, bool], Any]  # (model, device, as_fp64) -> model
+    call: Callable[[Any, list, dict], Any]  # run a model for inference (no autograd)
     devices: Callable[[], list[str]]
     setup: Callable[[], None] = lambda: None
     versions: Callable[[], dict] = lambda: {}
