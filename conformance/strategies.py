@@ -15,15 +15,16 @@ so that its simplest value comes first.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 import hypothesis.strategies as st
 from hypothesis import assume
 
 from .case import Case, InputSet
-from .ir import (DYNAMIC, Break, Continue, DictSpec, For, Get, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
+from .ir import (DYNAMIC, ProgramError, Break, Continue, DictSpec, For, Get, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
                  OutDict, OutSeq, OutVar, Param, Program, Return, SeqSpec, ShapeCond, TensorCond, TensorSpec,
                  TensorType, While, out_leaves, spec_leaves)
 from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
@@ -171,9 +172,13 @@ class _Gen:
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
 
-    def _candidates(self, rec: OpRecord, scope: _Scope) -> list[tuple[str, ...]]:
-        names = sorted(scope.env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
+    def _candidates(self, rec: OpRecord, scope: _Scope, limit: int = 64) -> list[tuple[str, ...]]:
+        """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
+        return list(itertools.islice(self._iter_candidates(rec, scope), limit))
+
+    def _iter_candidates(self, rec: OpRecord, scope: _Scope) -> Iterator[tuple[str, ...]]:
         env = scope.env
+        names = sorted(env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
 
         def ok(args):
             ts = [env[a].type for a in args]
@@ -181,43 +186,39 @@ class _Gen:
                 for t, want in zip(ts, rec.arg_dtypes * rec.arity):
                     if want != "any" and t.dtype != want:
                         return False
-                if rec.arity >= 2 and rec.name not in ("matmul", "concat", "where"):
+                if rec.inplace and rec.arity == 2:
+                    rec.check(ts, {})  # the second argument must broadcast into the first
+                elif rec.arity >= 2 and rec.name not in ("matmul", "concat"):
                     broadcast(ts[0].shape, ts[1].shape)
                 return rec.domain([env[a].iv for a in args], ts)
-            except Exception:
+            except ProgramError:
                 return False
 
+        firsts, seconds = names, names
         if rec.inplace:  # the target must be unaliased and reassignable in this scope
-            names = [n for n in names if n not in self.aliased and n in scope.env and
-                     (n in scope.local or n in scope.limits)]
-            return [args for args in ([(a,) for a in names] if rec.arity == 1 else
-                                      [(a, b) for a in names for b in sorted(env) if a != b])
-                    if ok(args) and (rec.arity == 1 or broadcast(env[args[0]].type.shape, env[args[1]].type.shape)
-                                     == env[args[0]].type.shape)][:64]
+            firsts = [n for n in names if n not in self.aliased and (n in scope.local or n in scope.limits)]
+            seconds = sorted(env)
         if rec.arity == 1:
-            return [(a,) for a in names if ok((a,))]
-        if rec.arity == 2:
-            return [(a, b) for a in names for b in names if ok((a, b))][:64]
-        bools = [n for n in names if env[n].type.dtype == "bool"]
-        floats = [n for n in names if env[n].type.dtype == "float32"]
-        out = []
-        for c in bools:
-            for a in floats:
-                for b in floats:
-                    try:
-                        rec.check([env[c].type, env[a].type, env[b].type], {})
-                        out.append((c, a, b))
-                    except Exception:
-                        pass
-        return out[:64]
+            yield from ((a,) for a in firsts if ok((a,)))
+        elif rec.arity == 2:
+            yield from ((a, b) for a in firsts for b in seconds if not (rec.inplace and a == b) and ok((a, b)))
+        else:  # where(cond, x, y)
+            bools = [n for n in names if env[n].type.dtype == "bool"]
+            floats = [n for n in names if env[n].type.dtype == "float32"]
+            for c, a, b in itertools.product(bools, floats, floats):
+                try:
+                    rec.check([env[c].type, env[a].type, env[b].type], {})
+                except ProgramError:
+                    continue
+                yield (c, a, b)
 
     def op(self, scope: _Scope) -> list:
         d = self.draw
-        usable = [(rec, cands) for rec in self.ops
-                  if rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs)
-                  for cands in [self._candidates(rec, scope)] if cands]
-        rec, cands = d(st.sampled_from(usable))
-        args = d(st.sampled_from(cands))
+        usable = [rec for rec in self.ops
+                  if (rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs))
+                  and next(self._iter_candidates(rec, scope), None) is not None]
+        rec = d(st.sampled_from(usable))
+        args = d(st.sampled_from(self._candidates(rec, scope)))
         types = [scope.env[a].type for a in args]
         attrs = rec.attrs(d, types) if rec.attrs else {}
         if rec.name == "mul_kwarg":
