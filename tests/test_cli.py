@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,16 @@ def test_tables_are_generated_from_records():
     assert proc.returncode == 0 and "conv2d" in proc.stdout and "op records" in proc.stdout
     proc = conformance("paths")
     assert proc.returncode == 0 and "torch.onnx_dynamo" in proc.stdout and "torch.cond" in proc.stdout
+
+
+def test_cuda_skips_cleanly_without_a_gpu(tmp_path):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    proc = conformance("fuzz", "--device", "cuda", "--max-cases", "1", "--out", str(tmp_path))
+    assert proc.returncode == 0 and "no CUDA device" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "pytest", "oracles/test_torch_parity.py", "-q", "-p", "no:cacheprovider",
+                           "--conformance-device", "cuda", "--conformance-paths", "script"],
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0 and "2 skipped" in proc.stdout, proc.stdout[-2000:]
