@@ -111,6 +111,7 @@ class _Worker:
     log: Path
     job: Optional[_Job] = None
     ready: bool = False
+    spawned_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -138,6 +139,7 @@ class Campaign:
         self.n_cases = 0
         self.spawned = 0
         self.startup_failures = 0
+        self.t0: Optional[float] = None  # when the first worker became ready
         self.stopped = False
 
     def _spawn(self, slot: int) -> _Worker:
@@ -163,6 +165,8 @@ class Campaign:
             now = time.monotonic()
             if kind == "ready":
                 w.ready = True
+                if self.t0 is None:
+                    self.t0 = now  # the budget counts from the first worker that can run cases
             elif kind == "start":
                 w.job.current, w.job.started = payload, now
             elif kind == "record":
@@ -174,8 +178,15 @@ class Campaign:
                 self.n_cases += 1
 
     def _lost(self, slot: int, outcome: str, why: str, write) -> None:
-        """The worker in ``slot`` died or hung: record it, replace the worker, resume the case."""
+        """The worker in ``slot`` died or hung: record it, replace the worker, resume the case.
+
+        What was in flight decides the record: a path gets ``outcome``; the eager reference of a
+        framework (``prepare:<framework>``) takes all that framework's remaining paths with it; a
+        worker that never became ready, or had not been sent its case yet, records nothing.
+        """
         w = self.workers[slot]
+        job = w.job
+        in_flight = job.current if job is not None and job.started is not None else None
         if w.proc.is_alive():
             w.proc.kill()
         w.proc.join(5)
@@ -188,16 +199,33 @@ class Campaign:
             self.startup_failures += 1
             if self.startup_failures >= 3:
                 tail = w.log.read_text(errors="replace")[-2000:] if w.log.exists() else ""
-                raise WorkerStartError(f"worker processes die while starting (exit code {w.proc.exitcode}); "
-                                       f"the end of {w.log}:\n{tail}")
+                raise WorkerStartError(f"worker processes die or hang while starting (exit code "
+                                       f"{w.proc.exitcode}); the end of {w.log}:\n{tail}")
         else:
             self.startup_failures = 0
+        self.t0: Optional[float] = None  # when the first worker became ready
         self.workers[slot] = self._spawn(slot)
         if job is None:
             return
-        if not job.remaining:
+        if w.ready and job.started is not None:
+            in_flight = in_flight or job.current or job.remaining[0]
+            if in_flight.startswith("prepare:"):
+                fw = in_flight.split(":", 1)[1]
+                lost = [p for p in job.remaining if p.startswith(fw + ".")]
+                why += f" while running the {fw} eager reference"
+            else:
+                lost = [in_flight] if in_flight in job.remaining else []  # else it finished in the drain
+            self._record_lost(job, lost, outcome, why, w, write)
+        if job.remaining:
+            job.current, job.started = None, None
+            self.workers[slot].job = job  # sent once the replacement says it is ready
+        else:
             self.n_cases += 1
-            return
+
+    def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, w: _Worker, write) -> None:
+        from .paths import PATHS, load_framework
+        from .runner import base_record, finish
+
         code = w.proc.exitcode
         if code is not None and code < 0:
             try:
@@ -206,25 +234,18 @@ class Campaign:
                 why += f" (signal {-code})"
         elif code is not None and outcome == "crash":
             why += f" (exit code {code})"
-        pid = job.current or job.remaining[0]
-        from .paths import PATHS
-        from .runner import base_record, finish
-
-        rec = base_record(job.case, PATHS[pid], self.o.device, {})
-        rec["detail"]["stderr_tail"] = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
-        write(job.index, finish(rec, outcome, why))
-        job.remaining = [p for p in job.remaining if p != pid]
-        if job.remaining:
-            job.current, job.started = None, None
-            self.workers[slot].job = job  # sent once the replacement says it is ready
-        else:
-            self.n_cases += 1
+        tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
+        for pid in lost:
+            path = PATHS[pid]
+            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions())
+            rec["detail"]["stderr_tail"] = tail
+            write(job.index, finish(rec, outcome, why))
+        job.remaining = [p for p in job.remaining if p not in lost]
 
     def run(self) -> dict:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
         results = (o.out / "results.jsonl").open("a")
-        start = time.monotonic()
 
         def write(index: int, record: dict) -> None:
             record["seed"], record["index"] = o.seed, index
@@ -238,7 +259,7 @@ class Campaign:
         next_index = 0
         try:
             while True:
-                out_of_time = time.monotonic() - start >= o.budget or (
+                out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= o.budget) or (
                     o.max_cases is not None and next_index >= o.max_cases) or self.stopped
                 for w in self.workers:
                     if w.ready and w.job is not None and w.job.started is None:
@@ -255,10 +276,12 @@ class Campaign:
                     except (EOFError, OSError):
                         self._lost(slot, "crash", "the worker process died", write)
                         continue
+                    now = time.monotonic()
                     if not w.proc.is_alive():
                         self._lost(slot, "crash", "the worker process died", write)
-                    elif w.job is not None and w.job.started is not None and w.ready \
-                            and time.monotonic() - w.job.started > o.timeout:
+                    elif not w.ready and now - w.spawned_at > max(o.timeout, 60.0):
+                        self._lost(slot, "crash", "the worker process hung while starting", write)
+                    elif w.job is not None and w.job.started is not None and now - w.job.started > o.timeout:
                         self._lost(slot, "timeout", f"no result within {o.timeout:g} s", write)
         except KeyboardInterrupt:
             self.stopped = True
@@ -273,7 +296,8 @@ class Campaign:
                 if w.proc.is_alive():
                     w.proc.kill()
             results.close()
-        return {"cases": self.n_cases, "elapsed_s": time.monotonic() - start, "interrupted": self.stopped}
+        elapsed = time.monotonic() - self.t0 if self.t0 is not None else 0.0
+        return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
 
 
 def campaign_manifest(options: CampaignOptions, summary: dict, started: float, argv: Optional[list] = None) -> dict:

@@ -43,16 +43,18 @@ def _short(text: str, n: int = 2000) -> str:
 
 @dataclass
 class InputRun:
-    """One input set with its eager fp32 and fp64 outputs and the guard's verdict."""
+    """One input set with its eager outputs (fp32, fp64, fp32 on inputs nudged by one ulp) and the
+    branch-flip guard's verdict."""
 
     index: int
     role: str
     args: list
+    nudged: list
     kwargs: dict
     batch: int
     eager: object
     reference: object
-    noise: object  # eager fp32 on the inputs nudged by one ulp
+    noise: object
     stability: Stability
 
 
@@ -62,23 +64,30 @@ class Prepared:
     module: object
     runs: list[InputRun]
     prepare_s: float
-    probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model)) for replays
+    probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model))
 
-    def eager(self, args, kwargs, force=None) -> tuple:
-        """Eager fp32 and fp64 outputs, optionally replaying the decisions ``force``."""
-        outs = []
-        for (module, model), fp64 in zip(self.probed, (False, True)):
+    def eager(self, args, nudged, kwargs, force=None) -> tuple[tuple, Stability]:
+        """Eager fp32, fp64 and fp32-on-``nudged`` outputs, and the guard's verdict on them.
+
+        ``force``: a list of (probe id, decision) to replay instead of deciding (see render.py).
+        """
+        (m32, model32), (m64, model64) = self.probed
+        outs, probes = [], []
+        for module, model, fp64, values in ((m32, model32, False, args), (m64, model64, True, args),
+                                            (m32, model32, False, nudged)):
+            module.PROBES.clear()
             module.FORCE = list(force) if force is not None else None
             try:
-                targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), args)
+                targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), values)
                 outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
             finally:
                 module.FORCE = None
-        return tuple(outs)
+            probes.append(list(module.PROBES))
+        return tuple(outs), branch_stability(*probes)
 
 
 def prepare(case: Case, framework: str) -> Prepared:
-    """Render and import the case's model and compute eager fp32/fp64 outputs on every input set."""
+    """Render and import the case's model and run eager (fp32, fp64, nudged) on every input set."""
     t0 = time.perf_counter()
     fw = load_framework(framework)
     fw.setup()
@@ -86,23 +95,16 @@ def prepare(case: Case, framework: str) -> Prepared:
     module = load_model_module(program, framework)
     probed32 = load_model_module(program, framework, probed=True, float_dtype="float32")
     probed64 = load_model_module(program, framework, probed=True, float_dtype="float64")
-    m32 = fw.prepare(probed32.Model(), "cpu", False)
-    m64 = fw.prepare(probed64.Model(), "cpu", True)
-    runs = []
+    prep = Prepared(fw, module, [], 0.0, ((probed32, fw.prepare(probed32.Model(), "cpu", False)),
+                                           (probed64, fw.prepare(probed64.Model(), "cpu", True))))
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
         rng = np.random.default_rng([program.seed, 2, inputs.seed])
         nudged = map_tree(lambda a: _nudge(a, rng), args)
-        outs = []
-        for probed, model, fp64, values in ((probed32, m32, False, args), (probed64, m64, True, args),
-                                            (probed32, m32, False, nudged)):
-            probed.PROBES.clear()
-            targs = map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), values)
-            outs.append((fw.to_numpy(fw.call(model, targs, kwargs)), list(probed.PROBES)))
-        (eager, p32), (ref, p64), (noise, pn) = outs
-        runs.append(InputRun(i, inputs.role, args, kwargs, inputs.batch, eager, ref, noise,
-                             branch_stability(p32, p64, pn)))
-    return Prepared(fw, module, runs, time.perf_counter() - t0, ((probed32, m32), (probed64, m64)))
+        (eager, ref, noise), stability = prep.eager(args, nudged, kwargs)
+        prep.runs.append(InputRun(i, inputs.role, args, nudged, kwargs, inputs.batch, eager, ref, noise, stability))
+    prep.prepare_s = time.perf_counter() - t0
+    return prep
 
 
 def _nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -223,22 +225,24 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
 def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set) -> dict:
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
-    kwargs and control-flow decisions; the converted model must match that replay."""
+    kwargs and control-flow decisions; the converted model must match that replay (same oracle,
+    same guard), else it is a mismatch. A replay that cannot run is not judged."""
     kwargs = example.kwargs if "kwargs" in path.specializes else run.kwargs
     force = example.stability.decisions if "control_flow" in path.specializes else None
+    what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
     try:
-        frozen32, frozen64 = prep.eager(run.args, kwargs, force)
-    except Exception as e:  # noqa: BLE001 - the frozen path does not apply to these inputs
-        return {"outcome": "expected_divergence",
-                "message": f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises "
-                           f"on; eager could not replay the example's path here ({_error_text(e)[:200]})"}
+        (frozen32, frozen64, frozen_noise), stability = prep.eager(run.args, run.nudged, kwargs, force)
+    except Exception as e:  # noqa: BLE001 - e.g. the example's loop count does not fit these inputs
+        return {"outcome": "discarded",
+                "message": f"{what}; eager could not replay the example's path here: {_error_text(e)[:300]}"}
+    if not stability.stable:
+        return {"outcome": "discarded", "message": f"{what}; the replay is unstable: {stability.reason}"}
     if isinstance(out, FlatOutputs):
         out = unflatten(frozen32, list(out)) if len(out) == len(flatten(frozen32)) else out
-    frozen = diagnose(out, frozen32, frozen64)
+    frozen = diagnose(out, frozen32, frozen64, noise=frozen_noise)
     if frozen.ok:
         return {"outcome": "expected_divergence",
-                "message": f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on, "
-                           f"and matches eager replayed with the example's kwargs and control flow"}
+                "message": f"{what}, and matches eager replayed with the example's kwargs and control flow"}
     return {"outcome": "mismatch", "frozen_report": frozen.to_dict(),
             "message": f"differs even from eager replayed with the example's kwargs and control flow: "
                        f"{frozen.summary()}"}
@@ -276,11 +280,14 @@ def finish(record: dict, outcome: str, message: str) -> dict:
 
 def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
              on_path_start=None) -> Iterator[dict]:
-    """Yield one record per path. ``on_path_start(path_id)`` is called before each path runs."""
+    """Yield one record per path. ``on_path_start(what)`` is called before each framework's eager
+    reference runs (``"prepare:<framework>"``) and before each path (its id)."""
     by_fw: dict[str, list[PathRecord]] = {}
     for p in paths:
         by_fw.setdefault(p.framework, []).append(p)
     for fw_name, fw_paths in by_fw.items():
+        if on_path_start:
+            on_path_start(f"prepare:{fw_name}")
         try:
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so

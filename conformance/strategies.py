@@ -69,13 +69,22 @@ class _Scope:
     loops: tuple = ()  # enclosing loop kinds: ("for", var) / ("while", None)
     local: set = field(default_factory=set)
     reassigned: set = field(default_factory=set)  # outer variables this block assigned
+    # inside a loop body, the variables created in that body: the only in-place targets there, since
+    # a variable from before the loop may alias another one on the next iteration
+    loop_owned: Optional[set] = None
 
     def child(self, limits: Optional[dict] = None, loop=None) -> "_Scope":
         inherited = dict(self.limits) if limits is None else limits
         if limits is None:
             inherited.update({n: None for n in self.local})
+        owned = set() if loop else (None if self.loop_owned is None else self.loop_owned | self.local)
         return _Scope(dict((k, _Var(v.type, v.iv)) for k, v in self.env.items()), inherited, self.depth + 1,
-                      self.loops + ((loop,) if loop else ()))
+                      self.loops + ((loop,) if loop else ()), loop_owned=owned)
+
+    def may_write_in_place(self, name: str) -> bool:
+        if name in self.local:
+            return True
+        return name in self.limits and (self.loop_owned is None or name in self.loop_owned)
 
     def may_assign(self, name: str, t: TensorType, iv: Interval) -> bool:
         if self.env[name].type != t:
@@ -196,7 +205,7 @@ class _Gen:
 
         firsts, seconds = names, names
         if rec.inplace:  # the target must be unaliased and reassignable in this scope
-            firsts = [n for n in names if n not in self.aliased and (n in scope.local or n in scope.limits)]
+            firsts = [n for n in names if n not in self.aliased and scope.may_write_in_place(n)]
             seconds = sorted(env)
         if rec.arity == 1:
             yield from ((a,) for a in firsts if ok((a,)))
