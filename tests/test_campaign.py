@@ -49,3 +49,18 @@ def test_workers_that_cannot_start_stop_the_campaign_with_their_log(tmp_path):
                            modules=["tests.dies_in_workers"])
     with pytest.raises(WorkerStartError, match="die or hang while starting"):
         Campaign(opts).run()
+
+
+def test_crash_in_the_eager_reference_records_every_path_of_the_case(tmp_path):
+    paths = [PATHS["torch.eager"], PATHS["torch.script"]]
+    opts = CampaignOptions(seed=2, budget=600, max_cases=4, paths=paths, workers=1, timeout=60, out=tmp_path,
+                           modules=["tests.crash_in_prepare"])
+    summary = Campaign(opts).run()
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert summary["cases"] == 4 and len(records) == 8
+    for r in records:
+        odd = r["case"]["program"]["seed"] % 2
+        assert r["outcome"] == ("crash" if odd else "pass") or (not odd and r["outcome"] == "discarded")
+        if odd:
+            assert "eager reference" in r["detail"]["message"] and "SIGSEGV" in r["detail"]["message"]
+            assert r["versions"]["torch"]
