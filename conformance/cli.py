@@ -87,7 +87,11 @@ def markdown_summary(records) -> str:
 def read_records(path: Path) -> list[dict]:
     """Records of a results.jsonl; a malformed line is an error naming the file and line."""
     records = []
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        raise SystemExit(f"conformance: cannot read {path}: {e.strerror}")
+    with f:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
@@ -203,7 +207,10 @@ def _load_cases(file: Path, case_id, index):
     from .case import Case
     from .ir import ProgramError
 
-    text = file.read_text()
+    try:
+        text = file.read_text()
+    except OSError as e:
+        raise SystemExit(f"conformance: cannot read {file}: {e.strerror}")
     try:
         if file.suffix == ".jsonl":
             found = {}
@@ -234,8 +241,9 @@ def cmd_replay(args) -> int:
     for case in cases:
         for r in run_case(case, paths, args.device):
             records.append(r)
-            msg = r["detail"].get("message", "")
-            console.print(f"{r['case_id']}  {r['framework']}.{r['path']:<18} {r['outcome']:<20} {msg[:200]}")
+            msg = (r["detail"].get("message") or "").strip().splitlines()
+            console.print(f"{r['case_id']}  {r['framework']}.{r['path']:<18} {r['outcome']:<20} "
+                          f"{msg[0][:160] if msg else ''}", markup=False, highlight=False)
     if args.out:
         Path(args.out).write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
     return 1 if any(r["outcome"] in FINDINGS for r in records) else 0

@@ -9,7 +9,12 @@ compares each output with eager's. One result record (a plain dict, the JSON Lin
 
 from __future__ import annotations
 
+import contextlib
+import os
 import platform
+import re
+import sys
+import tempfile
 import time
 import traceback
 import warnings
@@ -33,8 +38,35 @@ FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
 _SEVERITY = ("mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def _error_text(e: BaseException) -> str:
-    return f"{type(e).__name__}: {e}"
+    return _ANSI.sub("", f"{type(e).__name__}: {e}")
+
+
+@contextlib.contextmanager
+def captured_output(into: dict, key: str = "output_tail", keep: int = 2000):
+    """Capture what the framework prints to fd 1 and 2 (C++ too) into ``into[key]`` (its tail)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 1)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+            tmp.seek(0)
+            text = _ANSI.sub("", tmp.read().decode(errors="replace"))
+            if text.strip():
+                into[key] = (into.get(key, "") + text)[-keep:]
 
 
 def _short(text: str, n: int = 2000) -> str:
@@ -150,7 +182,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
     t0 = time.perf_counter()
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings(record=True) as caught, captured_output(record["detail"]):
             warnings.simplefilter("always")
             model = fw.prepare(prep.module.Model(), device, False)
             ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
@@ -179,7 +211,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             continue
         t1 = time.perf_counter()
         try:
-            out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
+            with captured_output(record["detail"]):
+                out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
             out = fw.to_numpy(out) if not isinstance(out, FlatOutputs) else FlatOutputs(out)
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1

@@ -72,6 +72,9 @@ def test_malformed_case_file_is_named(tmp_path):
     bad.write_text("{oops")
     proc = conformance("replay", str(bad))
     assert proc.returncode != 0 and "not valid JSON" in proc.stderr
+    for command in ("replay", "summary"):
+        proc = conformance(command, str(tmp_path / "missing.jsonl"))
+        assert proc.returncode != 0 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_tables_are_generated_from_records():
