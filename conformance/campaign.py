@@ -7,11 +7,16 @@
   (segfault, abort, out of memory) turns the path it was running into a ``crash`` record; one that
   runs past ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The
   worker is replaced and the case goes on with its remaining paths.
-* **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives.
+* **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives. With
+  ``resume``, a campaign killed at any point (SIGKILL included) continues where it stopped: the
+  (case, path) pairs already recorded are skipped, and a line cut short by the kill is dropped.
+* **Sharded**: ``shard=(i, n)`` runs only the cases whose index is ``i`` modulo ``n``, so n machines
+  with the same seed cover the campaign once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -28,8 +33,35 @@ from .case import Case
 CHUNK = 25
 
 
+@contextlib.contextmanager
+def _seed_alone():
+    """Make Hypothesis's draws depend on the seed alone.
+
+    Hypothesis mixes the literal constants of every *local* module imported so far (ours, a
+    ``--load`` module, a rendered model, the test modules of a pytest run) into its draws, so the
+    same seed would give other cases after another import. While a campaign draws, that pool is
+    empty. This reaches into Hypothesis's internals (``providers._get_local_constants``, pinned by
+    constraints.txt); if they change, it does nothing and ``tests/test_campaign.py`` notices.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache, empty = providers._get_local_constants, providers.CONSTANTS_CACHE, providers.Constants()
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
+
+
 def generate_cases(seed: int, **options) -> Iterator[Case]:
-    """An endless, deterministic stream of cases for campaign seed ``seed``."""
+    """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
+    run, machine and worker count (with the same Hypothesis version), whatever else is imported."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -47,7 +79,8 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
         def draw(case):
             drawn.append(case)
 
-        draw()
+        with _seed_alone():
+            draw()
         chunk += 1
         for case in drawn:
             if case.id not in seen:  # Hypothesis starts each chunk with its simplest example
@@ -126,6 +159,29 @@ class CampaignOptions:
     out: Path = Path("reports/latest")
     generator: dict = field(default_factory=dict)
     modules: list = field(default_factory=list)  # extra modules that register path records
+    shard: tuple = (0, 1)  # (i, n): run the cases whose index is i modulo n
+    resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
+
+
+class ResumeError(RuntimeError):
+    """The results being resumed were made by a campaign with other options (another seed...)."""
+
+
+def recorded(results: Path) -> dict:
+    """``{index: (case_id, {path ids})}`` of a results.jsonl; drops a last line cut short by a kill."""
+    done: dict = {}
+    if not results.exists():
+        return done
+    data = results.read_bytes()
+    if data and not data.endswith(b"\n"):  # the process died inside a write: that record is incomplete
+        data = data[: data.rfind(b"\n") + 1]
+        results.write_bytes(data)
+    for line in data.decode().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            case_id, paths = done.setdefault(r["index"], (r["case_id"], set()))
+            paths.add(f"{r['framework']}.{r['path']}")
+    return done
 
 
 class Campaign:
@@ -245,7 +301,8 @@ class Campaign:
     def run(self) -> dict:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
-        results = (o.out / "results.jsonl").open("a")
+        done = recorded(o.out / "results.jsonl") if o.resume else {}
+        results = (o.out / "results.jsonl").open("a" if o.resume else "w")
 
         def write(index: int, record: dict) -> None:
             record["seed"], record["index"] = o.seed, index
@@ -253,20 +310,39 @@ class Campaign:
             results.flush()
             self.on_record(record)
 
-        stream = generate_cases(o.seed, **o.generator)
-        self.workers = [self._spawn(i) for i in range(max(1, o.workers))]
         path_ids = [p.id for p in o.paths]
-        next_index = 0
+        shard, shards = o.shard
+        stream = ((i, case) for i, case in enumerate(generate_cases(o.seed, **o.generator)) if i % shards == shard)
+
+        def next_job() -> Optional[_Job]:
+            """The next case of this shard with paths left to run (None past ``max_cases``)."""
+            for index, case in stream:
+                if o.max_cases is not None and index >= o.max_cases:
+                    return None
+                case_id, have = done.get(index, (case.id, set()))
+                if case_id != case.id:
+                    raise ResumeError(f"case {index} in {o.out / 'results.jsonl'} is {case_id}, this campaign's is "
+                                      f"{case.id}: resume with the seed and options that made those results")
+                remaining = [p for p in path_ids if p not in have]
+                if remaining:
+                    return _Job(index, case, remaining)
+            return None
+
+        self.workers = [self._spawn(i) for i in range(max(1, o.workers))]
+        exhausted = False
         try:
             while True:
-                out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= o.budget) or (
-                    o.max_cases is not None and next_index >= o.max_cases) or self.stopped
+                out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= o.budget) or exhausted \
+                    or self.stopped
                 for w in self.workers:
                     if w.ready and w.job is not None and w.job.started is None:
                         self._send(w, w.job)  # a case resumed after a crash or timeout
                     elif w.ready and w.job is None and not out_of_time:
-                        self._send(w, _Job(next_index, next(stream), list(path_ids)))
-                        next_index += 1
+                        job = next_job()
+                        if job is None:
+                            exhausted = out_of_time = True
+                        else:
+                            self._send(w, job)
                 if out_of_time and not any(w.job is not None for w in self.workers):
                     break
                 wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=1.0)
@@ -312,6 +388,7 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
         versions.update(load_framework(fw).versions())
     return {
         "seed": options.seed, "budget_s": options.budget, "device": options.device, "workers": options.workers,
+        "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
         "timeout_s": options.timeout, "paths": [p.id for p in options.paths], "versions": versions,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),

@@ -106,7 +106,7 @@ def read_records(path: Path) -> list[dict]:
 
 
 def cmd_fuzz(args) -> int:
-    from .campaign import Campaign, CampaignOptions, WorkerStartError, campaign_manifest
+    from .campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
 
     console = _console()
     if args.device == "cuda" and not _cuda_available():
@@ -116,11 +116,10 @@ def cmd_fuzz(args) -> int:
     if not paths:
         return 2
     out = Path(args.out)
-    if (out / "results.jsonl").exists():
-        (out / "results.jsonl").unlink()  # a fresh campaign replaces the old results in this folder
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
-                           generator={"max_statements": args.max_statements}, modules=_split(args.load))
+                           generator={"max_statements": args.max_statements}, modules=_split(args.load),
+                           shard=_shard(args.shard), resume=args.resume)
     records: list[dict] = []
     started = time.time()
     console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
@@ -140,11 +139,12 @@ def cmd_fuzz(args) -> int:
 
         try:
             summary = Campaign(opts, on_record).run()
-        except WorkerStartError as e:
+        except (WorkerStartError, ResumeError) as e:
             raise SystemExit(f"conformance: {e}")
         bar.update(task, completed=args.budget)
     manifest = campaign_manifest(opts, summary, started)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    records = read_records(out / "results.jsonl")  # with --resume, earlier runs' records too
     (out / "summary.md").write_text(markdown_summary(records))
     print_summary(console, records)
     findings = [r for r in records if r["outcome"] in FINDINGS]
@@ -152,6 +152,16 @@ def cmd_fuzz(args) -> int:
                   f"results in {out / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(_split(args.fail_on))
     return 1 if any(r["outcome"] in fail_on for r in records) else 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"conformance: --shard takes i/n (like 0/4), got {text!r}")
+    if not 0 <= i < n:
+        raise SystemExit(f"conformance: --shard i/n needs 0 <= i < n, got {text!r}")
+    return i, n
 
 
 def _cuda_available() -> bool:
@@ -314,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
     f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
     f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
+    f.add_argument("--resume", action="store_true",
+                   help="continue the campaign in --out (same seed and options): skip what is recorded")
+    f.add_argument("--shard", default="0/1", help="i/n: run every n-th case starting at i (n machines, one seed)")
     f.set_defaults(fn=cmd_fuzz)
 
     r = sub.add_parser("replay", help="rerun saved cases (a case .json or a results .jsonl)")
