@@ -5,6 +5,7 @@ Options::
     --conformance-frameworks torch        frameworks to check (default: every installed one)
     --conformance-paths script,trace      paths to check (default: all of those frameworks)
     --conformance-device cpu|cuda         where converted models run (cuda skips without a GPU)
+    --conformance-shard I/N               run only shard I of N (CI jobs split the suite once)
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
 (ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
@@ -48,6 +49,8 @@ def pytest_addoption(parser):
     group.addoption("--conformance-paths", default=None, help="paths to check, e.g. script,torch.trace")
     group.addoption("--conformance-device", default="cpu", choices=("cpu", "cuda"),
                     help="device converted models run on")
+    group.addoption("--conformance-shard", default=None, metavar="I/N",
+                    help="run only shard I of N (0-based): each test lands in one shard, by a hash of its id")
     parser.addini("conformance_profiles", type="bool", default=False,
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
@@ -85,6 +88,22 @@ def pytest_generate_tests(metafunc):
         marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
         params.append(pytest.param(p, id=p.id, marks=marks))
     metafunc.parametrize("conformance_path", params)
+
+
+def pytest_collection_modifyitems(config, items):
+    shard = config.getoption("conformance_shard")
+    if not shard:
+        return
+    import zlib
+
+    try:
+        i, n = (int(x) for x in shard.split("/"))
+        assert 0 <= i < n
+    except (ValueError, AssertionError):
+        raise pytest.UsageError(f"--conformance-shard takes I/N with 0 <= I < N, got {shard!r}")
+    keep = [item for item in items if zlib.crc32(item.nodeid.encode()) % n == i]  # stable across runs
+    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    items[:] = keep
 
 
 @pytest.fixture(scope="session")

@@ -240,7 +240,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if why:
             entry.update(_judge_specialised(prep, path, run, example, out, why))
         else:
-            entry.update(outcome="mismatch", message=report.summary())
+            flaky = _rerun_agrees(path, artifact, run, to_dev, fw)  # nondeterministic, or wrong every time?
+            entry.update(outcome="mismatch", flaky=flaky,
+                         message=("flaky (a rerun agreed with eager): " if flaky else "") + report.summary())
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
     record["detail"]["inputs"] = per_input
     judged = [e for e in per_input if e["outcome"] != "discarded"]
@@ -253,6 +255,17 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if first and key in first:
             record["detail"][key] = first[key]
     return finish(record, outcome, message)
+
+
+def _rerun_agrees(path: PathRecord, artifact, run: InputRun, to_dev, fw: Framework) -> bool:
+    """Run a mismatching path once more on the same inputs: does the rerun agree with eager?"""
+    try:
+        with captured_output({}):
+            again = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
+        again = fw.to_numpy(again) if not isinstance(again, FlatOutputs) else unflatten(run.eager, list(again))
+        return diagnose(again, run.eager, run.reference, noise=run.noise).ok
+    except Exception:  # noqa: BLE001 - the first run already told what is wrong
+        return False
 
 
 def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set) -> dict:

@@ -51,6 +51,15 @@ def _nan(model, args, kwargs):
     return out
 
 
+_calls = {"n": 0}
+
+
+def _every_other_call(model, args, kwargs):
+    """Right on every second call: a nondeterministic path."""
+    _calls["n"] += 1
+    return _perturbed(model, args, kwargs) if _calls["n"] % 2 else model(*args, **kwargs)
+
+
 def _segfault(model, args, kwargs):
     os.kill(os.getpid(), signal.SIGSEGV)
 
@@ -98,6 +107,7 @@ register(
     _planted("planted_dtype", "eager, float outputs cast to float64", lambda m, a, k: _as_fp64(m(*a, **k))),
     _planted("planted_nan", "eager, a NaN in the first float output", _nan),
     _planted("planted_segfault", "segfaults when run", _segfault),
+    _planted("planted_flaky", "wrong on every other call", _every_other_call),
     _planted("planted_hang", "never returns", _hang),
     PathRecord("torch", "planted_trace_wrong", "trace, then 1% off on inputs other than the example",
                _trace_then_wrong, _run(lambda m, a, k: m(*a, **k)), specializes=frozenset({"kwargs", "control_flow"}),

@@ -95,3 +95,14 @@ def test_cuda_skips_cleanly_without_a_gpu(tmp_path):
                            "--conformance-device", "cuda", "--conformance-paths", "script"],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0 and "2 skipped" in proc.stdout, proc.stdout[-2000:]
+
+
+def test_pytest_shards_split_the_suite_once():
+    root = Path(__file__).resolve().parent.parent
+    counts = []
+    for shard in ("0/3", "1/3", "2/3", "0/1"):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                               "--conformance-shard", shard, "tests/test_oracle.py"],
+                              capture_output=True, text=True, cwd=root, timeout=120)
+        counts.append(sum(1 for line in proc.stdout.splitlines() if "::" in line))
+    assert sum(counts[:3]) == counts[3] > 0 and all(counts[:3])

@@ -11,7 +11,7 @@ from conformance.paths import PATHS  # noqa: E402
 from conformance.runner import check  # noqa: E402
 from conformance.strategies import cases  # noqa: E402
 
-from . import planted_paths  # noqa: E402,F401
+from . import planted_paths  # noqa: E402
 
 quick = settings(max_examples=8, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
@@ -82,6 +82,17 @@ def test_trace_on_the_other_branch_is_caught(path):
     assert any("TracerWarning" in w for w in record["detail"]["warnings"]) or path != "torch.trace"
     # script follows the branch: no divergence at all
     assert check(case, PATHS["torch.script"])["outcome"] == "pass"
+
+
+def test_a_mismatch_is_rerun_to_tell_flaky_from_wrong():
+    p = _branch_program()
+    case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))
+    wrong = check(case, PATHS["torch.planted_perturb"])
+    assert wrong["outcome"] == "mismatch" and wrong["detail"]["inputs"][0]["flaky"] is False
+    planted_paths._calls["n"] = 0
+    flaky = check(case, PATHS["torch.planted_flaky"])
+    assert flaky["outcome"] == "mismatch" and flaky["detail"]["inputs"][0]["flaky"] is True
+    assert flaky["detail"]["message"].startswith("example inputs: flaky")
 
 
 def test_specialisation_does_not_excuse_a_wrong_result():
