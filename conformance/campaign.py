@@ -4,9 +4,10 @@
   Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
   ``hypothesis.seed``).
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
-  (segfault, abort, out of memory) turns the path it was running into a ``crash`` record; one that
-  runs past ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The
-  worker is replaced and the case goes on with its remaining paths.
+  (segfault, abort) turns the path it was running into a ``crash`` record; one that runs past
+  ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The worker is
+  replaced and the case goes on with its remaining paths. With ``memory_gb``, each worker's address
+  space is limited, and a path that allocates past it is a ``crash`` record too (the worker lives on).
 * **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives. With
   ``resume``, a campaign killed at any point (SIGKILL included) continues where it stopped: the
   (case, path) pairs already recorded are skipped, and a line cut short by the kill is dropped.
@@ -91,7 +92,13 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 # ------------------------------------------------------------------ worker side
 
 
-def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str]) -> None:
+def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str],
+                 memory_gb: Optional[float]) -> None:
+    if memory_gb:  # an allocation past this fails (MemoryError) instead of taking the machine down
+        import resource
+
+        limit = int(memory_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
     os.dup2(fd, 2)
@@ -160,6 +167,7 @@ class CampaignOptions:
     generator: dict = field(default_factory=dict)
     modules: list = field(default_factory=list)  # extra modules that register path records
     shard: tuple = (0, 1)  # (i, n): run the cases whose index is i modulo n
+    memory_gb: Optional[float] = None  # address-space limit of each worker process
     resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
 
 
@@ -204,7 +212,8 @@ class Campaign:
         log = self.o.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
         log.parent.mkdir(parents=True, exist_ok=True)
         proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
-                                                           str(log), list(self.o.modules)), daemon=True)
+                                                           str(log), list(self.o.modules), self.o.memory_gb),
+                                daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent, log)
@@ -389,6 +398,7 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
     return {
         "seed": options.seed, "budget_s": options.budget, "device": options.device, "workers": options.workers,
         "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
+        "memory_limit_gb": options.memory_gb,
         "timeout_s": options.timeout, "paths": [p.id for p in options.paths], "versions": versions,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),

@@ -119,7 +119,8 @@ def cmd_fuzz(args) -> int:
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
                            generator={"max_statements": args.max_statements}, modules=_split(args.load),
-                           shard=_shard(args.shard), resume=args.resume)
+                           shard=_shard(args.shard), resume=args.resume,
+                           memory_gb=_default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit)
     records: list[dict] = []
     started = time.time()
     console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
@@ -162,6 +163,12 @@ def _shard(text: str) -> tuple[int, int]:
     if not 0 <= i < n:
         raise SystemExit(f"conformance: --shard i/n needs 0 <= i < n, got {text!r}")
     return i, n
+
+
+def _default_memory_gb(workers: int) -> float:
+    """An equal share of this machine's memory per worker, with one share kept for everything else."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return round(max(total / (max(1, workers) + 1), 4.0), 1)
 
 
 def _cuda_available() -> bool:
@@ -327,6 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--resume", action="store_true",
                    help="continue the campaign in --out (same seed and options): skip what is recorded")
     f.add_argument("--shard", default="0/1", help="i/n: run every n-th case starting at i (n machines, one seed)")
+    f.add_argument("--memory-limit", type=float, metavar="GB",
+                   help="address-space limit per worker; a path that allocates past it is a crash record "
+                        "(default: an equal share of memory, one share kept free; 0: no limit)")
     f.set_defaults(fn=cmd_fuzz)
 
     r = sub.add_parser("replay", help="rerun saved cases (a case .json or a results .jsonl)")

@@ -35,7 +35,7 @@ OUTCOMES = ("pass", "mismatch", "conversion_error", "runtime_error", "unsupporte
             "timeout", "crash", "discarded")
 #: Outcomes that are findings worth a look (a campaign's exit status counts these).
 FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
-_SEVERITY = ("mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
+_SEVERITY = ("crash", "mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -67,6 +67,10 @@ def captured_output(into: dict, key: str = "output_tail", keep: int = 2000):
             text = _ANSI.sub("", tmp.read().decode(errors="replace"))
             if text.strip():
                 into[key] = (into.get(key, "") + text)[-keep:]
+
+
+def _out_of_memory(e: BaseException) -> bool:
+    return isinstance(e, MemoryError) or "can't allocate memory" in str(e) or "std::bad_alloc" in str(e)
 
 
 def _short(text: str, n: int = 2000) -> str:
@@ -191,6 +195,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
         text = _error_text(e)
+        if _out_of_memory(e):
+            return finish(record, "crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
         lim = path.limitation_for(text, "convert", version)
         if lim and lim.outcome:
             record["detail"]["limitation"] = lim.reason
@@ -217,6 +223,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1
             text = _error_text(e)
+            if _out_of_memory(e):
+                entry.update(outcome="crash", message=f"out of memory (the worker's limit): {_short(text, 300)}")
+                continue
             lim = path.limitation_for(text, "run", version)
             entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=_short(text, 600))
             if lim:

@@ -60,6 +60,13 @@ def _every_other_call(model, args, kwargs):
     return _perturbed(model, args, kwargs) if _calls["n"] % 2 else model(*args, **kwargs)
 
 
+def _hog(model, args, kwargs):
+    """Allocates without bound (a path whose memory use explodes; untouched pages, so it is quick)."""
+    hoard = []
+    while True:
+        hoard.append(torch.empty(2**27))  # 512 MiB of address space each
+
+
 def _segfault(model, args, kwargs):
     os.kill(os.getpid(), signal.SIGSEGV)
 
@@ -108,6 +115,7 @@ register(
     _planted("planted_nan", "eager, a NaN in the first float output", _nan),
     _planted("planted_segfault", "segfaults when run", _segfault),
     _planted("planted_flaky", "wrong on every other call", _every_other_call),
+    _planted("planted_hog", "allocates without bound", _hog),
     _planted("planted_hang", "never returns", _hang),
     PathRecord("torch", "planted_trace_wrong", "trace, then 1% off on inputs other than the example",
                _trace_then_wrong, _run(lambda m, a, k: m(*a, **k)), specializes=frozenset({"kwargs", "control_flow"}),

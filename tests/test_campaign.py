@@ -32,18 +32,21 @@ def test_same_seed_same_cases_whatever_is_imported():
     assert plain.stdout.split() == [c.id for c in itertools.islice(generate_cases(3), 30)]
 
 
-def test_campaign_survives_segfault_and_hang(tmp_path):
-    paths = [PATHS[p] for p in ("torch.eager", "torch.planted_segfault", "torch.script", "torch.planted_hang")]
+def test_campaign_survives_segfault_hang_and_memory_blowup(tmp_path):
+    paths = [PATHS[p] for p in ("torch.eager", "torch.planted_segfault", "torch.script", "torch.planted_hang",
+                                "torch.planted_hog")]
     opts = CampaignOptions(seed=1, budget=600, max_cases=2, paths=paths, workers=1, timeout=8, out=tmp_path,
-                           modules=["tests.planted_paths"])
+                           modules=["tests.planted_paths"], memory_gb=4)
     summary = Campaign(opts).run()
     records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     by = {(r["index"], r["path"]): r for r in records}
-    assert summary["cases"] == 2 and len(records) == 8
+    assert summary["cases"] == 2 and len(records) == 10
     for i in range(2):
         assert by[(i, "planted_segfault")]["outcome"] == "crash"
         assert "SIGSEGV" in by[(i, "planted_segfault")]["detail"]["message"]
         assert by[(i, "planted_hang")]["outcome"] == "timeout"
+        assert by[(i, "planted_hog")]["outcome"] == "crash"
+        assert "out of memory" in by[(i, "planted_hog")]["detail"]["message"]
         assert by[(i, "script")]["outcome"] in ("pass", "discarded")  # the case went on after the crash
     # the other results match a run without the planted paths
     clean_dir = tmp_path / "clean"
