@@ -99,6 +99,9 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
 
         limit = int(memory_gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # one core per worker: frameworks' own thread and compile pools would fight the other workers
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
     os.dup2(fd, 2)
