@@ -53,10 +53,6 @@ def _need(ok: bool, msg: str) -> None:
         raise ProgramError(msg)
 
 
-def _float(t: TensorType, op: str) -> None:
-    _need(t.dtype == "float32", f"{op} needs a float tensor, got {t}")
-
-
 def broadcast(a: tuple, b: tuple) -> tuple:
     """NumPy broadcasting of two shapes with the dynamic dim as a symbol; raises if they do not fit."""
     out = []
