@@ -117,6 +117,19 @@ def op(**kw) -> OpRecord:
     return rec
 
 
+def _fw(torch: str, paddle: str, tf: str) -> dict:
+    """Emitters of one op for torch, paddle and tensorflow."""
+    return {"torch": torch, "paddle": paddle, "tf": tf}
+
+
+def _every(tpl: str) -> dict:
+    """An emitter written the same way in every framework (Python operators, indexing)."""
+    return _fw(tpl, tpl, tpl)
+
+
+_TF_REDUCE = {"sum": "sum", "mean": "mean", "amax": "max", "amin": "min"}
+
+
 def _same(ts, a):
     return ts[0]
 
@@ -150,46 +163,48 @@ def _softplus(x):
 # ---------------------------------------------------------------- unary elementwise
 
 
-def unary(name, family, torch_tpl, bound, doc, domain=None, tolerance="", **kw):
+def unary(name, family, emit, bound, doc, domain=None, tolerance="", **kw):
     return op(name=name, family=family, arity=1, doc=doc, infer=_same, bound=bound,
-              emit={"torch": torch_tpl}, domain=domain or (lambda ivs, ts: True), tolerance=tolerance, **kw)
+              emit=emit, domain=domain or (lambda ivs, ts: True), tolerance=tolerance, **kw)
 
 
-unary("neg", "elementwise", "-{0}", lambda ivs, a, ts: (-ivs[0][1], -ivs[0][0]), "negation")
-unary("abs", "elementwise", "torch.abs({0})",
+unary("neg", "elementwise", _every("-{0}"), lambda ivs, a, ts: (-ivs[0][1], -ivs[0][0]), "negation")
+unary("abs", "elementwise", _fw("torch.abs({0})", "paddle.abs({0})", "tf.abs({0})"),
       lambda ivs, a, ts: (0.0 if ivs[0][0] <= 0 <= ivs[0][1] else min(map(abs, ivs[0])), max(map(abs, ivs[0]))),
       "absolute value")
-unary("square", "elementwise", "{0} * {0}",
+unary("square", "elementwise", _every("{0} * {0}"),
       lambda ivs, a, ts: (0.0 if ivs[0][0] <= 0 <= ivs[0][1] else min(x * x for x in ivs[0]),
                           max(x * x for x in ivs[0])), "x * x")
-unary("exp", "elementwise", "torch.exp({0})", _mono(math.exp), "exponential",
+unary("exp", "elementwise", _fw("torch.exp({0})", "paddle.exp({0})", "tf.exp({0})"), _mono(math.exp), "exponential",
       domain=_within(hi=6.0), tolerance="vectorised exp differs by ~1 ulp between kernels")
-unary("log", "elementwise", "torch.log({0})", _mono(math.log), "natural log", domain=_within(lo=0.05))
-unary("sqrt", "elementwise", "torch.sqrt({0})", _mono(math.sqrt), "square root (inputs >= 0.05: the slope at 0 is "
+unary("log", "elementwise", _fw("torch.log({0})", "paddle.log({0})", "tf.math.log({0})"), _mono(math.log), "natural log", domain=_within(lo=0.05))
+unary("sqrt", "elementwise", _fw("torch.sqrt({0})", "paddle.sqrt({0})", "tf.sqrt({0})"), _mono(math.sqrt), "square root (inputs >= 0.05: the slope at 0 is "
       "infinite and would amplify rounding without bound)", domain=_within(lo=0.05))
-unary("sin", "elementwise", "torch.sin({0})", lambda ivs, a, ts: (-1.0, 1.0), "sine", domain=_within(-100, 100))
-unary("cos", "elementwise", "torch.cos({0})", lambda ivs, a, ts: (-1.0, 1.0), "cosine", domain=_within(-100, 100))
-unary("relu", "activation", "torch.relu({0})", _mono(lambda x: max(x, 0.0)), "rectified linear unit")
-unary("sigmoid", "activation", "torch.sigmoid({0})", _mono(_sigmoid), "logistic sigmoid")
-unary("tanh", "activation", "torch.tanh({0})", _mono(math.tanh), "hyperbolic tangent")
-unary("gelu", "activation", "F.gelu({0})", lambda ivs, a, ts: (-0.17, max(ivs[0][1], 0.0)),
+unary("sin", "elementwise", _fw("torch.sin({0})", "paddle.sin({0})", "tf.sin({0})"), lambda ivs, a, ts: (-1.0, 1.0), "sine", domain=_within(-100, 100))
+unary("cos", "elementwise", _fw("torch.cos({0})", "paddle.cos({0})", "tf.cos({0})"), lambda ivs, a, ts: (-1.0, 1.0), "cosine", domain=_within(-100, 100))
+unary("relu", "activation", _fw("torch.relu({0})", "F.relu({0})", "tf.nn.relu({0})"), _mono(lambda x: max(x, 0.0)), "rectified linear unit")
+unary("sigmoid", "activation", _fw("torch.sigmoid({0})", "F.sigmoid({0})", "tf.sigmoid({0})"), _mono(_sigmoid), "logistic sigmoid")
+unary("tanh", "activation", _fw("torch.tanh({0})", "paddle.tanh({0})", "tf.tanh({0})"), _mono(math.tanh), "hyperbolic tangent")
+unary("gelu", "activation", _fw("F.gelu({0})", "F.gelu({0})", "tf.nn.gelu({0}, approximate=False)"), lambda ivs, a, ts: (-0.17, max(ivs[0][1], 0.0)),
       "GELU (erf form)", tolerance="erf approximations differ by a few ulp")
-unary("silu", "activation", "F.silu({0})", lambda ivs, a, ts: (-0.28, max(ivs[0][1], 0.0)), "SiLU / swish")
-unary("softplus", "activation", "F.softplus({0})", _mono(_softplus), "log(1 + exp(x))", domain=_within(hi=50))
-unary("leaky_relu", "activation", "F.leaky_relu({0}, {slope})",
+unary("silu", "activation", _fw("F.silu({0})", "F.silu({0})", "tf.nn.silu({0})"), lambda ivs, a, ts: (-0.28, max(ivs[0][1], 0.0)), "SiLU / swish")
+unary("softplus", "activation", _fw("F.softplus({0})", "F.softplus({0})", "tf.nn.softplus({0})"), _mono(_softplus), "log(1 + exp(x))", domain=_within(hi=50))
+unary("leaky_relu", "activation",
+      _fw("F.leaky_relu({0}, {slope})", "F.leaky_relu({0}, {slope})", "tf.nn.leaky_relu({0}, alpha={slope})"),
       lambda ivs, a, ts: tuple(x if x > 0 else x * a["slope"] for x in ivs[0]), "leaky ReLU",
       attrs=lambda draw, ts: {"slope": draw(_st().sampled_from([0.1, 0.01, 0.2]))})
-unary("clamp", "elementwise", "torch.clamp({0}, {lo}, {hi})",
+unary("clamp", "elementwise",
+      _fw("torch.clamp({0}, {lo}, {hi})", "paddle.clip({0}, {lo}, {hi})", "tf.clip_by_value({0}, {lo}, {hi})"),
       lambda ivs, a, ts: (min(max(ivs[0][0], a["lo"]), a["hi"]), max(min(ivs[0][1], a["hi"]), a["lo"])),
       "clamp to [lo, hi]",
       attrs=lambda draw, ts: dict(zip(("lo", "hi"), draw(_st().sampled_from([(-1.0, 1.0), (0.0, 1.0),
                                                                             (-0.5, 2.0), (0.0, 6.0)])))))
-unary("add_scalar", "elementwise", "{0} + {c}", lambda ivs, a, ts: (ivs[0][0] + a["c"], ivs[0][1] + a["c"]),
+unary("add_scalar", "elementwise", _every("{0} + {c}"), lambda ivs, a, ts: (ivs[0][0] + a["c"], ivs[0][1] + a["c"]),
       "add a constant", attrs=lambda draw, ts: {"c": draw(_st().sampled_from([1.0, -0.5, 0.25, 2.0, -1.5]))})
-unary("mul_scalar", "elementwise", "{0} * {c}", lambda ivs, a, ts: _hull(ivs[0][0] * a["c"], ivs[0][1] * a["c"]),
+unary("mul_scalar", "elementwise", _every("{0} * {c}"), lambda ivs, a, ts: _hull(ivs[0][0] * a["c"], ivs[0][1] * a["c"]),
       "multiply by a constant", attrs=lambda draw, ts: {"c": draw(_st().sampled_from([2.0, 0.5, -1.0, 3.0, -0.25]))})
 # mul_kwarg is drawn by the generator only when the program has a float kwarg (it names the kwarg).
-unary("mul_kwarg", "elementwise", "{0} * {kwarg}",
+unary("mul_kwarg", "elementwise", _every("{0} * {kwarg}"),
       lambda ivs, a, ts: _hull(*(x * c for x in ivs[0] for c in FLOAT_KWARG_RANGE)),
       "multiply by a float keyword argument")
 
@@ -204,20 +219,22 @@ def _interval_mul(x, y):
     return _hull(x[0] * y[0], x[0] * y[1], x[1] * y[0], x[1] * y[1])
 
 
-def binary(name, tpl, bound, doc, domain=None, **kw):
+def binary(name, emit, bound, doc, domain=None, **kw):
     return op(name=name, family="elementwise", arity=2, doc=doc, infer=_binary_infer, bound=bound,
-              emit={"torch": tpl}, domain=domain or (lambda ivs, ts: True), **kw)
+              emit=emit, domain=domain or (lambda ivs, ts: True), **kw)
 
 
-binary("add", "{0} + {1}", lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]), "addition (broadcasting)")
-binary("sub", "{0} - {1}", lambda ivs, a, ts: (ivs[0][0] - ivs[1][1], ivs[0][1] - ivs[1][0]), "subtraction (broadcasting)")
-binary("mul", "{0} * {1}", lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]), "multiplication (broadcasting)")
-binary("div", "{0} / {1}", lambda ivs, a, ts: _interval_mul(ivs[0], (1 / ivs[1][1], 1 / ivs[1][0])),
+binary("add", _every("{0} + {1}"), lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]), "addition (broadcasting)")
+binary("sub", _every("{0} - {1}"), lambda ivs, a, ts: (ivs[0][0] - ivs[1][1], ivs[0][1] - ivs[1][0]), "subtraction (broadcasting)")
+binary("mul", _every("{0} * {1}"), lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]), "multiplication (broadcasting)")
+binary("div", _every("{0} / {1}"), lambda ivs, a, ts: _interval_mul(ivs[0], (1 / ivs[1][1], 1 / ivs[1][0])),
        "true division (broadcasting); the divisor stays away from zero",
        domain=lambda ivs, ts: ivs[1][0] >= 0.1 or ivs[1][1] <= -0.1)
-binary("maximum", "torch.maximum({0}, {1})", lambda ivs, a, ts: (max(ivs[0][0], ivs[1][0]), max(ivs[0][1], ivs[1][1])),
+binary("maximum", _fw("torch.maximum({0}, {1})", "paddle.maximum({0}, {1})", "tf.maximum({0}, {1})"),
+       lambda ivs, a, ts: (max(ivs[0][0], ivs[1][0]), max(ivs[0][1], ivs[1][1])),
        "elementwise maximum")
-binary("minimum", "torch.minimum({0}, {1})", lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), min(ivs[0][1], ivs[1][1])),
+binary("minimum", _fw("torch.minimum({0}, {1})", "paddle.minimum({0}, {1})", "tf.minimum({0}, {1})"),
+       lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), min(ivs[0][1], ivs[1][1])),
        "elementwise minimum")
 
 # ---------------------------------------------------------------- reductions
@@ -239,9 +256,12 @@ def _reduce_attrs(draw, ts):
     return {"dim": draw(st.integers(-ts[0].rank, ts[0].rank - 1)), "keepdim": draw(st.booleans())}
 
 
-def reduction(name, tpl, bound, doc, tolerance=""):
+def reduction(name, bound, doc, tolerance=""):
+    emit = _fw(f"torch.{name}({{0}}, dim={{dim}}, keepdim={{keepdim}})",
+               f"paddle.{name}({{0}}, axis={{dim}}, keepdim={{keepdim}})",
+               f"tf.reduce_{_TF_REDUCE[name]}({{0}}, axis={{dim}}, keepdims={{keepdim}})")
     return op(name=name, family="reduction", arity=1, doc=doc, infer=_reduce_infer, bound=bound,
-              emit={"torch": tpl}, attrs=_reduce_attrs, tolerance=tolerance,
+              emit=emit, attrs=_reduce_attrs, tolerance=tolerance,
               domain=lambda ivs, ts: ts[0].rank >= 1)
 
 
@@ -249,24 +269,25 @@ def _reduced(ts, a):
     return _size(ts[0].shape[_axis(ts[0], a)])
 
 
-reduction("sum", "torch.sum({0}, dim={dim}, keepdim={keepdim})",
-          lambda ivs, a, ts: (min(0, ivs[0][0]) * _reduced(ts, a), max(0, ivs[0][1]) * _reduced(ts, a)),
+reduction("sum", lambda ivs, a, ts: (min(0, ivs[0][0]) * _reduced(ts, a), max(0, ivs[0][1]) * _reduced(ts, a)),
           "sum over one dim", tolerance="reduction order differs between kernels: judged against fp64")
-reduction("mean", "torch.mean({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "mean over one dim",
+reduction("mean", lambda ivs, a, ts: ivs[0], "mean over one dim",
           tolerance="reduction order differs between kernels: judged against fp64")
-reduction("amax", "torch.amax({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "max over one dim")
-reduction("amin", "torch.amin({0}, dim={dim}, keepdim={keepdim})", lambda ivs, a, ts: ivs[0], "min over one dim")
+reduction("amax", lambda ivs, a, ts: ivs[0], "max over one dim")
+reduction("amin", lambda ivs, a, ts: ivs[0], "min over one dim")
 
 
 def _dim_attr(draw, ts):
     return {"dim": draw(_st().integers(-ts[0].rank, ts[0].rank - 1))}
 
 
-op(name="softmax", family="activation", arity=1, doc="softmax over one dim", emit={"torch": "torch.softmax({0}, dim={dim})"},
+op(name="softmax", family="activation", arity=1, doc="softmax over one dim", 
+   emit=_fw("torch.softmax({0}, dim={dim})", "F.softmax({0}, axis={dim})", "tf.nn.softmax({0}, axis={dim})"),
    infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1], bound=lambda ivs, a, ts: (0.0, 1.0), attrs=_dim_attr,
    domain=lambda ivs, ts: ts[0].rank >= 1)
 op(name="log_softmax", family="activation", arity=1, doc="log-softmax over one dim",
-   emit={"torch": "torch.log_softmax({0}, dim={dim})"}, infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1],
+   emit=_fw("torch.log_softmax({0}, dim={dim})", "F.log_softmax({0}, axis={dim})",
+            "tf.nn.log_softmax({0}, axis={dim})"), infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1],
    bound=lambda ivs, a, ts: (-(ivs[0][1] - ivs[0][0]) - math.log(_reduced(ts, a)) - 1, 0.0), attrs=_dim_attr,
    domain=lambda ivs, ts: ts[0].rank >= 1)
 
@@ -284,7 +305,8 @@ def _linear_infer(ts, a):
 
 
 op(name="linear", family="linalg", arity=1, doc="x @ W.T + b with a weight W[out, in] and a bias b[out]",
-   emit={"torch": "F.linear({0}, {p0}, {p1})"}, infer=_linear_infer,
+   emit=_fw("F.linear({0}, {p0}, {p1})", "paddle.matmul({0}, {p0}, transpose_y=True) + {p1}",
+            "tf.einsum('...i,oi->...o', {0}, {p0}) + {p1}"), infer=_linear_infer,
    domain=lambda ivs, ts: _static_last(ts),
    attrs=lambda draw, ts: {"out_features": draw(_st().integers(1, 6))},
    params=lambda ts, a: [((a["out_features"], ts[0].shape[-1]), 0.5), ((a["out_features"],), 0.5)],
@@ -299,7 +321,8 @@ def _matmul_infer(ts, a):
 
 
 op(name="matmul", family="linalg", arity=2, doc="x @ y.transpose(-2, -1) (attention scores)",
-   emit={"torch": "torch.matmul({0}, {1}.transpose(-2, -1))"}, infer=_matmul_infer,
+   emit=_fw("torch.matmul({0}, {1}.transpose(-2, -1))", "paddle.matmul({0}, {1}, transpose_y=True)",
+            "tf.matmul({0}, {1}, transpose_b=True)"), infer=_matmul_infer,
    domain=lambda ivs, ts: ts[0] == ts[1] and ts[0].rank >= 2,
    bound=lambda ivs, a, ts: _hull(*(s * _size(ts[0].shape[-1]) * max(map(abs, ivs[0])) * max(map(abs, ivs[1]))
                                     for s in (-1, 1))),
@@ -330,7 +353,10 @@ def _conv_attrs(draw, ts):
 
 
 op(name="conv2d", family="linalg", arity=1, doc="2-D convolution with a weight [out, in, k, k] and a bias",
-   emit={"torch": "F.conv2d({0}, {p0}, {p1}, padding={padding})"}, infer=_conv_infer, domain=_conv_domain,
+   emit=_fw("F.conv2d({0}, {p0}, {p1}, padding={padding})", "F.conv2d({0}, {p0}, {p1}, padding={padding})",
+            # TensorFlow's CPU kernels want NHWC and a [k, k, in, out] filter
+            "tf.transpose(tf.nn.conv2d(tf.transpose({0}, [0, 2, 3, 1]), tf.transpose({p0}, [2, 3, 1, 0]), 1, "
+            "[[0, 0], [{padding}, {padding}], [{padding}, {padding}], [0, 0]]) + {p1}, [0, 3, 1, 2])"), infer=_conv_infer, domain=_conv_domain,
    attrs=_conv_attrs,
    params=lambda ts, a: [((a["out_channels"], ts[0].shape[1], a["kernel"], a["kernel"]), 0.5),
                          ((a["out_channels"],), 0.5)],
@@ -345,7 +371,9 @@ def _ln_infer(ts, a):
 
 
 op(name="layer_norm", family="linalg", arity=1, doc="layer norm over the last dim, with weight and bias",
-   emit={"torch": "F.layer_norm({0}, [{n}], {p0}, {p1})"}, infer=_ln_infer,
+   emit=_fw("F.layer_norm({0}, [{n}], {p0}, {p1})", "F.layer_norm({0}, [{n}], {p0}, {p1})",
+            "tf.nn.batch_normalization({0}, tf.reduce_mean({0}, -1, keepdims=True), "
+            "tf.math.reduce_variance({0}, -1, keepdims=True), {p1}, {p0}, 1e-5)"), infer=_ln_infer,
    domain=lambda ivs, ts: _static_last(ts) and ts[0].shape[-1] >= 2 and ivs[0][1] - ivs[0][0] > 0,
    attrs=lambda draw, ts: {"n": ts[0].shape[-1]},
    params=lambda ts, a: [((a["n"],), 0.5), ((a["n"],), 0.5)],
@@ -366,7 +394,8 @@ def _keep(ivs, a, ts):
 
 
 op(name="flatten", family="shape", arity=1, view=True, doc="flatten all dims after the first", arg_dtypes=("any",),
-   emit={"torch": "torch.flatten({0}, 1)"}, infer=_flatten_infer, bound=_keep,
+   emit=_fw("torch.flatten({0}, 1)", "paddle.flatten({0}, 1)", "tf.reshape({0}, [tf.shape({0})[0], -1])"),
+   infer=_flatten_infer, bound=_keep,
    domain=lambda ivs, ts: ts[0].rank >= 3 and all(isinstance(d, int) for d in ts[0].shape[1:]))
 
 
@@ -387,7 +416,8 @@ def _reshape_attrs(draw, ts):
 
 
 op(name="reshape", family="shape", arity=1, view=True, doc="reshape to a static shape", arg_dtypes=("any",),
-   emit={"torch": "{0}.reshape({shape_args})"}, infer=_reshape_infer, bound=_keep, attrs=_reshape_attrs,
+   emit=_fw("{0}.reshape({shape_args})", "paddle.reshape({0}, [{shape_args}])", "tf.reshape({0}, [{shape_args}])"),
+   infer=_reshape_infer, bound=_keep, attrs=_reshape_attrs,
    domain=lambda ivs, ts: ts[0].rank >= 1 and all(isinstance(d, int) for d in ts[0].shape))
 
 
@@ -399,7 +429,8 @@ def _unsqueeze_infer(ts, a):
 
 
 op(name="unsqueeze", family="shape", arity=1, view=True, doc="insert a dim of size 1", arg_dtypes=("any",),
-   emit={"torch": "torch.unsqueeze({0}, {dim})"}, infer=_unsqueeze_infer, bound=_keep,
+   emit=_fw("torch.unsqueeze({0}, {dim})", "paddle.unsqueeze({0}, {dim})", "tf.expand_dims({0}, {dim})"),
+   infer=_unsqueeze_infer, bound=_keep,
    attrs=lambda draw, ts: {"dim": draw(_st().integers(0, ts[0].rank))}, domain=lambda ivs, ts: ts[0].rank <= 3)
 
 
@@ -413,7 +444,8 @@ def _transpose_infer(ts, a):
 
 
 op(name="transpose", family="shape", arity=1, view=True, doc="swap two dims", arg_dtypes=("any",),
-   emit={"torch": "torch.transpose({0}, {dims[0]}, {dims[1]})"}, infer=_transpose_infer, bound=_keep,
+   emit=_fw("torch.transpose({0}, {dims[0]}, {dims[1]})", "paddle.transpose({0}, {perm})", "tf.transpose({0}, {perm})"),
+   infer=_transpose_infer, bound=_keep,
    attrs=lambda draw, ts: {"dims": tuple(draw(_st().lists(_st().integers(0, ts[0].rank - 1), min_size=2, max_size=2,
                                                           unique=True)))},
    domain=lambda ivs, ts: ts[0].rank >= 2)
@@ -429,7 +461,8 @@ def _concat_infer(ts, a):
 
 
 op(name="concat", family="shape", arity=2, doc="concatenate two tensors of the same shape along a static dim",
-   emit={"torch": "torch.cat([{0}, {1}], dim={dim})"}, infer=_concat_infer,
+   emit=_fw("torch.cat([{0}, {1}], dim={dim})", "paddle.concat([{0}, {1}], axis={dim})", "tf.concat([{0}, {1}], axis={dim})"),
+   infer=_concat_infer,
    bound=lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), max(ivs[0][1], ivs[1][1])),
    domain=lambda ivs, ts: ts[0] == ts[1] and any(isinstance(d, int) for d in ts[0].shape),
    attrs=lambda draw, ts: {"dim": draw(_st().sampled_from([i for i, d in enumerate(ts[0].shape) if isinstance(d, int)]))})
@@ -459,7 +492,7 @@ def _slice_attrs(draw, ts):
 
 
 op(name="slice", family="shape", arity=1, view=True, doc="basic slicing x[..., start:stop] along a static dim",
-   arg_dtypes=("any",), emit={"torch": "{0}[{index_prefix}{start}:{stop}]"}, infer=_slice_infer, bound=_keep,
+   arg_dtypes=("any",), emit=_every("{0}[{index_prefix}{start}:{stop}]"), infer=_slice_infer, bound=_keep,
    attrs=_slice_attrs, domain=lambda ivs, ts: bool(_static_dims(ts[0], 2)))
 
 
@@ -476,7 +509,7 @@ def _index_attrs(draw, ts):
 
 
 op(name="index", family="shape", arity=1, view=True, doc="integer indexing x[..., i], dropping the dim", arg_dtypes=("any",),
-   emit={"torch": "{0}[{index_prefix}{index}]"}, infer=_index_infer, bound=_keep, attrs=_index_attrs,
+   emit=_every("{0}[{index_prefix}{index}]"), infer=_index_infer, bound=_keep, attrs=_index_attrs,
    domain=lambda ivs, ts: ts[0].rank >= 2 and bool(_static_dims(ts[0])))
 
 # ---------------------------------------------------------------- comparisons, where, casts
@@ -486,10 +519,10 @@ def _cmp_infer(ts, a):
     return TensorType(broadcast(ts[0].shape, ts[1].shape), "bool")
 
 
-op(name="gt", family="comparison", arity=2, doc="x > y (broadcasting), a bool tensor", emit={"torch": "{0} > {1}"},
+op(name="gt", family="comparison", arity=2, doc="x > y (broadcasting), a bool tensor", emit=_every("{0} > {1}"),
    infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
    tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
-op(name="lt", family="comparison", arity=2, doc="x < y (broadcasting), a bool tensor", emit={"torch": "{0} < {1}"},
+op(name="lt", family="comparison", arity=2, doc="x < y (broadcasting), a bool tensor", emit=_every("{0} < {1}"),
    infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
    tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
 
@@ -501,7 +534,8 @@ def _where_infer(ts, a):
 
 
 op(name="where", family="comparison", arity=3, doc="torch.where(cond, x, y)", arg_dtypes=("any",),
-   emit={"torch": "torch.where({0}, {1}, {2})"}, infer=_where_infer,
+   emit=_fw("torch.where({0}, {1}, {2})", "paddle.where({0}, {1}, {2})", "tf.where({0}, {1}, {2})"),
+   infer=_where_infer,
    bound=lambda ivs, a, ts: (min(ivs[1][0], ivs[2][0]), max(ivs[1][1], ivs[2][1])))
 
 
@@ -513,11 +547,13 @@ def _cast_infer(dtype, src):
 
 
 op(name="to_int", family="cast", arity=1, doc="cast float to int64 (truncation toward zero)",
-   emit={"torch": "{0}.to(torch.int64)"}, infer=_cast_infer("int64", ("float32",)),
+   emit=_fw("{0}.to(torch.int64)", "paddle.cast({0}, paddle.int64)", "tf.cast({0}, tf.int64)"),
+   infer=_cast_infer("int64", ("float32",)),
    bound=lambda ivs, a, ts: (float(math.trunc(ivs[0][0])), float(math.trunc(ivs[0][1]))), probe="int",
    tolerance="jumps at integers: watched by the branch-flip guard")
 op(name="to_float", family="cast", arity=1, doc="cast int64 or bool to float", arg_dtypes=("any",),
-   emit={"torch": "{0}.to({float})"}, infer=_cast_infer("float32", ("int64", "bool")), bound=_keep,
+   emit=_fw("{0}.to({float})", "paddle.cast({0}, {float})", "tf.cast({0}, {float})"),
+   infer=_cast_infer("float32", ("int64", "bool")), bound=_keep,
    domain=lambda ivs, ts: ts[0].dtype in ("int64", "bool"))
 
 
@@ -531,14 +567,15 @@ def _inplace_infer(ts, a):
 
 
 op(name="add_", family="inplace", arity=2, inplace=True, doc="x.add_(y): in-place addition (y broadcasts into x)",
-   emit={"torch": "{0}.add_({1})"}, infer=_inplace_infer,
+   emit=_fw("{0}.add_({1})", "{0}.add_({1})", "{0} + {1}"), infer=_inplace_infer,
    bound=lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]))
 op(name="mul_", family="inplace", arity=2, inplace=True, doc="x.mul_(y): in-place multiplication",
-   emit={"torch": "{0}.mul_({1})"}, infer=_inplace_infer, bound=lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]))
+   emit=_fw("{0}.mul_({1})", "{0}.multiply_({1})", "{0} * {1}"), infer=_inplace_infer, bound=lambda ivs, a, ts: _interval_mul(ivs[0], ivs[1]))
 op(name="clamp_", family="inplace", arity=1, inplace=True, doc="x.clamp_(lo, hi): in-place clamp",
-   emit={"torch": "{0}.clamp_({lo}, {hi})"}, infer=_same, bound=OPS["clamp"].bound, attrs=OPS["clamp"].attrs)
+   emit=_fw("{0}.clamp_({lo}, {hi})", "{0}.clip_({lo}, {hi})", "tf.clip_by_value({0}, {lo}, {hi})"),
+   infer=_same, bound=OPS["clamp"].bound, attrs=OPS["clamp"].attrs)
 op(name="relu_", family="inplace", arity=1, inplace=True, doc="x.relu_(): in-place ReLU",
-   emit={"torch": "{0}.relu_()"}, infer=_same, bound=OPS["relu"].bound)
+   emit=_fw("{0}.relu_()", "F.relu_({0})", "tf.nn.relu({0})"), infer=_same, bound=OPS["relu"].bound)
 
 
 def check_op(name: str) -> OpRecord:

@@ -27,6 +27,7 @@ from typing import Mapping
 from .ir import (Break, Continue, For, Get, If, KwargCond, OpStmt, Out, OutSeq, OutVar, Program, ProgramError, Return,
                  SeqSpec, ShapeCond, Spec, TensorCond, TensorSpec, While)
 from .ops import OPS
+from .validate import op_arg_types
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Dialect:
     framework: str
     imports: str
     base_class: str
-    param: str  # "{name}", "{value}" (a numpy array expression)
+    param: str  # "{name}", "{value}" (a float32 numpy array expression), "{np_float}" ("float32"/"float64")
     dtypes: Mapping[str, str]
     reduce: Mapping[str, str]
     tensor_type: str
@@ -45,6 +46,7 @@ class Dialect:
     tuple_type: str
     to_numpy: str  # expression turning a tensor `t` into a numpy array
     from_numpy: str  # expression turning a numpy array `a` into a tensor
+    method: str = "forward"  # the method a call of the model runs
 
 
 TORCH = Dialect(
@@ -62,7 +64,40 @@ TORCH = Dialect(
     from_numpy="torch.from_numpy({a})",
 )
 
-DIALECTS = {"torch": TORCH}
+PADDLE = Dialect(
+    framework="paddle",
+    imports="from typing import Dict, List, Tuple\n\nimport numpy as np\nimport paddle\nimport paddle.nn.functional as F\n",
+    base_class="paddle.nn.Layer",
+    param="self.{name} = self.create_parameter({value}.shape, dtype={np_float!r}, "
+          "default_initializer=paddle.nn.initializer.Assign({value}.astype({np_float!r})))",
+    dtypes={"float32": "paddle.float32", "float64": "paddle.float64"},
+    reduce={"sum": "{0}.sum()", "mean": "{0}.mean()", "amax": "{0}.max()", "amin": "{0}.min()"},
+    tensor_type="paddle.Tensor",
+    list_type="List[{0}]",
+    dict_type="Dict[str, {0}]",
+    tuple_type="Tuple[{0}]",
+    to_numpy="{t}.numpy().copy()",
+    from_numpy="paddle.to_tensor({a})",
+)
+
+TF = Dialect(
+    framework="tf",
+    imports="from typing import Dict, List, Tuple\n\nimport numpy as np\nimport tensorflow as tf\n",
+    base_class="tf.Module",
+    param="self.{name} = tf.Variable({value}.astype({np_float!r}), name={name!r})",
+    dtypes={"float32": "tf.float32", "float64": "tf.float64"},
+    reduce={"sum": "tf.reduce_sum({0})", "mean": "tf.reduce_mean({0})", "amax": "tf.reduce_max({0})",
+            "amin": "tf.reduce_min({0})"},
+    tensor_type="tf.Tensor",
+    list_type="List[{0}]",
+    dict_type="Dict[str, {0}]",
+    tuple_type="Tuple[{0}]",
+    to_numpy="np.array({t}).copy()",
+    from_numpy="tf.constant({a})",
+    method="__call__",
+)
+
+DIALECTS = {"torch": TORCH, "paddle": PADDLE, "tf": TF}
 
 _PROBES = '''
 # -- probes: record control-flow decisions and distances to thresholds (eager reference only) --
@@ -150,6 +185,8 @@ class _Writer:
         self.d = d
         self.probed = probed
         self.float = d.dtypes[float_dtype]
+        self.np_float = float_dtype
+        self.arg_types = op_arg_types(program)
         self.lines: list[str] = []
         self.n_probes = 0
 
@@ -181,6 +218,11 @@ class _Writer:
             fields["index_prefix"] = ":, " * attrs["dim"]
         if "shape" in attrs:
             fields["shape_args"] = ", ".join(map(str, attrs["shape"]))
+        if "dims" in attrs:  # a swap of two dims as a full permutation
+            perm = list(range(self.arg_types[id(s)][0].rank))
+            d0, d1 = attrs["dims"]
+            perm[d0], perm[d1] = perm[d1], perm[d0]
+            fields["perm"] = perm
         return tpl.format(*s.args, **fields)
 
     def cond(self, c) -> str:
@@ -249,10 +291,11 @@ class _Writer:
             lines.append(_PROBES.format(to_numpy=d.to_numpy.format(t="t")))
         lines += ["", f"class Model({d.base_class}):", "    def __init__(self):", "        super().__init__()"]
         for i, q in enumerate(p.params):
-            lines.append("        " + d.param.format(name=q.name, value=f"_weight({i}, {q.shape!r}, {q.scale!r})"))
+            lines.append("        " + d.param.format(name=q.name, value=f"_weight({i}, {q.shape!r}, {q.scale!r})",
+                                                   np_float=self.np_float))
         args = ["self"] + [f"{i.name}: {_annotation(i.spec, d)}" for i in p.inputs]
         args += [f"{k.name}: {k.type} = {k.default!r}" for k in p.kwargs]
-        lines += ["", f"    def forward({', '.join(args)}):"]
+        lines += ["", f"    def {d.method}({', '.join(args)}):"]
         self.lines = []
         self.block(p.body, 2)
         self.emit(2, f"return {self.out(p.output)}")

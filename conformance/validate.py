@@ -95,7 +95,7 @@ class _Checker:
         self.kwargs = {k.name: k for k in program.kwargs}
         self.params = {p.name: p for p in program.params}
         self.out_type: Optional[str] = None
-        self.defined: set[str] = set()
+        self.arg_types: dict[int, list[TensorType]] = {}  # id(OpStmt) -> the types of its arguments
 
     def run(self) -> None:
         p = self.p
@@ -151,6 +151,7 @@ class _Checker:
                 if a not in env:
                     raise ProgramError(f"{where}: {s.op} uses {a!r} before it is assigned")
                 types.append(env[a])
+            self.arg_types[id(s)] = types
             for q in s.params:
                 if q not in self.params:
                     raise ProgramError(f"{where}: unknown param {q!r}")
@@ -282,3 +283,10 @@ def check_program(program: Program) -> str:
     c = _Checker(program)
     c.run()
     return c.out_type
+
+
+def op_arg_types(program: Program) -> dict[int, list[TensorType]]:
+    """The argument types of every op statement of a (valid) program, keyed by ``id(statement)``."""
+    c = _Checker(program)
+    c.run()
+    return c.arg_types
