@@ -63,8 +63,22 @@ def _call(model, args, kwargs):
         return model(*args, **kwargs)
 
 
+_REPRO_FRAMEWORK = '''
+def make_model():
+    return Model().eval()
+
+
+def call(fn, args, kwargs):
+    with torch.no_grad():
+        return fn(*args, **kwargs)
+
+
+def to_numpy(x):
+    return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+'''
+
 FRAMEWORKS["torch"] = Framework("torch", lambda: torch.__version__, _to_tensor, _to_numpy, _prepare, _call,
-                                _devices, _setup, _versions)
+                                _devices, _setup, _versions, repro=_REPRO_FRAMEWORK)
 
 
 # ------------------------------------------------------------------ eager, TorchScript
@@ -197,6 +211,89 @@ def _ort_run(artifact, args, kwargs):
     return artifact(*args, **kwargs)
 
 
+# ------------------------------------------------------------------ reproducer snippets (conformance triage)
+# Each is the conversion above written for a standalone script (see PathRecord.repro).
+
+_REPRO_SCRIPT = '''
+def convert(model, args, kwargs):
+    return torch.jit.script(model)
+'''
+
+_REPRO_TRACE = '''
+class Bind(torch.nn.Module):
+    """The model with its non-tensor keyword arguments fixed: trace takes tensors only."""
+
+    def __init__(self, model, kwargs):
+        super().__init__()
+        self.model = model
+        self.kwargs = dict(kwargs)
+
+    def forward(self, *args):
+        return self.model(*args, **self.kwargs)
+
+
+def convert(model, args, kwargs):
+    traced = torch.jit.trace(Bind(model, kwargs), tuple(args), strict=False)
+    return lambda *args, **kwargs: traced(*args)  # kwargs were bound when tracing
+'''
+
+
+def _repro_compile(backend: str) -> str:
+    return f'''
+def convert(model, args, kwargs):
+    compiled = torch.compile(model, backend={backend!r})
+    call(compiled, args, kwargs)  # compile now
+    return compiled
+'''
+
+
+_REPRO_DYNAMIC_SHAPES = f'''
+def dynamic_shapes(args, kwargs):
+    """torch.export's dynamic_shapes: one Dim shared by every dynamic axis (the batch)."""
+    batch = torch.export.Dim("B", min=1, max={MAX_BATCH * 16})
+
+    def spec(name, value):
+        if isinstance(value, torch.Tensor):
+            return {{axis: batch for axis in DYNAMIC_AXES[name]}} or None
+        if isinstance(value, dict):
+            return {{k: spec(f"{{name}}.{{k}}", v) for k, v in value.items()}}
+        return type(value)(spec(f"{{name}}.{{i}}", v) for i, v in enumerate(value))
+
+    shapes = {{name: spec(name, value) for name, value in zip(ARG_NAMES, args)}}
+    shapes.update({{name: None for name in kwargs}})
+    return shapes
+'''
+
+_REPRO_EXPORT = _REPRO_DYNAMIC_SHAPES + '''
+
+def convert(model, args, kwargs):
+    return torch.export.export(model, tuple(args), dict(kwargs), dynamic_shapes=dynamic_shapes(args, kwargs)).module()
+'''
+
+
+def _repro_onnx(dynamo: bool) -> str:
+    if dynamo:
+        dims = "dynamo=True, dynamic_shapes=dynamic_shapes(args, kwargs), verbose=False"
+    else:
+        dims = "dynamo=False,\n                      dynamic_axes={n: {a: 'B' for a in axes} for n, axes in DYNAMIC_AXES.items() if axes}"
+    return (_REPRO_DYNAMIC_SHAPES if dynamo else "") + f'''
+
+def convert(model, args, kwargs):
+    import onnxruntime
+
+    path = os.path.join(HERE, "model.onnx")
+    torch.onnx.export(model, tuple(args), path, kwargs=dict(kwargs), input_names=LEAF_NAMES,
+                      {dims})
+    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    wanted = [i.name for i in session.get_inputs()]
+
+    def run(*args, **kwargs):  # ONNX takes the flat tensors by name and returns a flat list
+        feed = dict(zip(LEAF_NAMES, (to_numpy(t) for t in flatten(list(args)))))
+        return session.run(None, {{name: feed[name] for name in wanted}})
+    return run
+'''
+
+
 # ------------------------------------------------------------------ the records
 
 _DATA_DEPENDENT_EXPORT = Limitation(
@@ -229,19 +326,22 @@ _TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the 
 register(
     PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", _eager, _call,
                reference=True),
-    PathRecord("torch", "script", "torch.jit.script", _script, _call),
+    PathRecord("torch", "script", "torch.jit.script", _script, _call, repro=_REPRO_SCRIPT),
     PathRecord("torch", "trace", "torch.jit.trace " + _TRACE_NOTE, _trace, _call,
-               specializes=frozenset({"kwargs", "control_flow"})),
-    PathRecord("torch", "compile", "torch.compile(backend='inductor')", _compile("inductor"), _call),
-    PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')", _compile("aot_eager"), _call),
+               specializes=frozenset({"kwargs", "control_flow"}), repro=_REPRO_TRACE),
+    PathRecord("torch", "compile", "torch.compile(backend='inductor')", _compile("inductor"), _call,
+               repro=_repro_compile("inductor")),
+    PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')", _compile("aot_eager"), _call,
+               repro=_repro_compile("aot_eager")),
     PathRecord("torch", "export", "torch.export.export(dynamic_shapes=B).module()", _export, _call,
                limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _KWARG_GUARD),
-               specializes=frozenset({"kwargs"})),
+               specializes=frozenset({"kwargs"}), repro=_REPRO_EXPORT),
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime", _onnx(True), _ort_run,
                limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _ONNX_IDENTITY_OUTPUT, _ONNX_TUPLE_SHAPES,
                             _ONNX_DICT_FALLBACK),
-               specializes=frozenset({"kwargs"}), requires=("onnxruntime", "onnx", "onnxscript")),
+               specializes=frozenset({"kwargs"}), requires=("onnxruntime", "onnx", "onnxscript"),
+               repro=_repro_onnx(True)),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + _TRACE_NOTE,
                _onnx(False), _ort_run, specializes=frozenset({"kwargs", "control_flow"}),
-               requires=("onnxruntime", "onnx")),
+               requires=("onnxruntime", "onnx"), repro=_repro_onnx(False)),
 )
