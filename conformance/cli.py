@@ -3,6 +3,7 @@
     conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
     conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
     conformance summary reports/latest/results.jsonl
+    conformance report reports/latest reports/older --out reports/dashboard   # HTML, Markdown, JUnit
     conformance paths          # the path records, with their limitations
     conformance ops            # the op records
 """
@@ -273,6 +274,25 @@ def cmd_summary(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    import time
+
+    from .report import ReportError, load_results, write_report
+
+    started = time.perf_counter()
+    try:
+        results = load_results(args.results)
+        files = write_report(results, Path(args.out), triage=args.triage or (), title=args.title)
+    except ReportError as e:
+        raise SystemExit(f"conformance: {e}")
+    html = files["html"]
+    print(f"{len(results.records)} records from {len(results.runs)} run(s)"
+          + (f" ({results.duplicates} repeated, counted once)" if results.duplicates else "")
+          + f" in {time.perf_counter() - started:.1f} s: {html} ({html.stat().st_size / 1024:.0f} KiB), "
+          f"{files['markdown']}, {files['junit']}")
+    return 0
+
+
 def cmd_paths(args) -> int:
     from rich.markup import escape
     from rich.table import Table
@@ -350,6 +370,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("summary", help="print the per-path table of results files")
     s.add_argument("results", nargs="+")
     s.set_defaults(fn=cmd_summary)
+
+    rp = sub.add_parser("report", help="merge results and write a dashboard (index.html), summary.md and junit.xml")
+    rp.add_argument("results", nargs="+", help="results .jsonl files or campaign folders (runs, shards, pytest runs)")
+    rp.add_argument("--out", default="reports/dashboard", help="folder to write into (default reports/dashboard)")
+    rp.add_argument("--triage", action="append", help="a triage folder whose buckets the failures link to")
+    rp.add_argument("--title", default="Conformance dashboard", help="the dashboard's title")
+    rp.set_defaults(fn=cmd_report)
 
     sub.add_parser("paths", help="list conversion paths and their known limitations").set_defaults(fn=cmd_paths)
     sub.add_parser("ops", help="list op records").set_defaults(fn=cmd_ops)

@@ -6,10 +6,17 @@ Options::
     --conformance-paths script,trace      paths to check (default: all of those frameworks)
     --conformance-device cpu|cuda         where converted models run (cuda skips without a GPU)
     --conformance-shard I/N               run only shard I of N (CI jobs split the suite once)
+    --conformance-results PATH            write the record of every check() the tests make to PATH
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
 (ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
 reason. ``conformance_device`` is the chosen device.
+
+``--conformance-results PATH`` writes one JSON Lines record (the ``results.jsonl`` format of
+``reports/README.md``, with the test's node id in ``test``) for every :func:`conformance.runner.check`
+a test makes, each Hypothesis example included, so a CI run of the suite feeds ``conformance report``.
+Under pytest-xdist (``-n auto``) the records travel to the controller attached to each test's report,
+as Hypothesis sends its statistics; only the controller writes the file, no worker shares it.
 
 Hypothesis profiles, registered for any project and loaded only where the project opts in with
 ``conformance_profiles = true`` in its pytest ini options (this repository does), so other test
@@ -28,7 +35,9 @@ suites in the same environment keep their own Hypothesis settings. Then the defa
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -51,11 +60,16 @@ def pytest_addoption(parser):
                     help="device converted models run on")
     group.addoption("--conformance-shard", default=None, metavar="I/N",
                     help="run only shard I of N (0-based): each test lands in one shard, by a hash of its id")
+    group.addoption("--conformance-results", default=None, metavar="PATH",
+                    help="write a JSON Lines record per check() the tests make to PATH (input of `conformance report`)")
     parser.addini("conformance_profiles", type="bool", default=False,
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
 
 def pytest_configure(config):
+    results = config.getoption("conformance_results")
+    if results and not hasattr(config, "workerinput"):  # under xdist only the controller writes
+        config.pluginmanager.register(_ResultsWriter(Path(results)), "conformance-results")
     if not config.getini("conformance_profiles"):
         return
     if "HYPOTHESIS_PROFILE" in os.environ:
@@ -118,3 +132,59 @@ def conformance_device(request):
         except ImportError:
             pytest.skip("--conformance-device cuda: torch is not installed")
     return device
+
+
+# ------------------------------------------------------------------ --conformance-results
+
+_RECORDS_ATTR = "conformance_records"  # on a test report: its records as JSON strings (xdist serialises it)
+_records_key = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    if not item.config.getoption("conformance_results"):
+        return (yield)
+    from .runner import RECORD_HOOKS
+
+    records = item.stash[_records_key] = []
+
+    def keep(record):
+        records.append(json.dumps({**record, "test": item.nodeid}, sort_keys=True))
+
+    RECORD_HOOKS.append(keep)
+    try:
+        return (yield)
+    finally:
+        RECORD_HOOKS.remove(keep)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if call.when == "call" and _records_key in item.stash:
+        setattr(report, _RECORDS_ATTR, item.stash[_records_key])
+    return report
+
+
+class _ResultsWriter:
+    """Appends the records that test reports carry, from this process or from xdist workers."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.file = path.open("w")
+        self.count = 0
+
+    def pytest_runtest_logreport(self, report):
+        lines = getattr(report, _RECORDS_ATTR, None) or ()
+        for line in lines:
+            self.file.write(line + "\n")
+        self.count += len(lines)
+        self.file.flush()
+
+    def pytest_terminal_summary(self, terminalreporter):
+        terminalreporter.write_line(f"conformance: {self.count} records in {self.path} "
+                                    f"(see them with: conformance report {self.path} --out DIR)")
+
+    def pytest_unconfigure(self, config):
+        self.file.close()

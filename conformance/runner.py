@@ -358,6 +358,14 @@ def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
             yield run_path(case, prep, p, device, versions)
 
 
+#: Callables given every record :func:`check` returns (the pytest plugin's ``--conformance-results``
+#: collects the records of each test through this).
+RECORD_HOOKS: list = []
+
+
 def check(case: Case, path: PathRecord, device: str = "cpu") -> dict:
     """Run one case along one path in this process: the record (what the pytest suite asserts on)."""
-    return run_path(case, prepare(case, path.framework), path, device)
+    record = run_path(case, prepare(case, path.framework), path, device)
+    for hook in RECORD_HOOKS:
+        hook(record)
+    return record
