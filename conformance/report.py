@@ -439,11 +439,15 @@ def buckets(records: list[dict], triage: list[TriageBucket] = ()) -> dict[tuple,
 
 
 def _log_ticks(lo: float, hi: float) -> list[float]:
-    return [10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
+    """Powers of ten around [lo, hi], at least two."""
+    first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    return [10.0 ** e for e in range(first, max(last, first + 1) + 1)]
 
 
-def bar_chart(items: list[tuple[str, Optional[float]]], unit: str, width: int = 640, reference: Optional[float] = None) -> dict:
-    """Geometry of a horizontal bar chart on a log scale: ``items`` are (label, value); None is left out."""
+def bar_chart(items: list[tuple[str, Optional[float]]], unit: str, width: int = 640,
+              reference: Optional[float] = None) -> dict:
+    """Geometry of a horizontal bar chart on a log scale: ``items`` are (label, value), None left out.
+    With ``reference``, bars start at the reference value (left of it: faster than the reference)."""
     items = [(label, v) for label, v in items if v is not None and v > 0]
     if not items:
         return {}
@@ -451,14 +455,14 @@ def bar_chart(items: list[tuple[str, Optional[float]]], unit: str, width: int = 
     values = [v for _, v in items] + ([reference] if reference else [])
     ticks = _log_ticks(min(values), max(values))
     lo, hi = math.log10(ticks[0]), math.log10(ticks[-1])
-    span = (hi - lo) or 1.0
-    x = lambda v: left + (right - left) * (math.log10(v) - lo) / span  # noqa: E731
+    x = lambda v: left + (right - left) * (math.log10(v) - lo) / (hi - lo)  # noqa: E731
+    base = x(reference) if reference else left
     height = row_h * len(items) + 30
-    bars = [{"label": label, "y": 4 + i * row_h, "x0": left, "x1": max(x(v), left + 1),
+    bars = [{"label": label, "y": 4 + i * row_h, "x0": min(base, x(v)), "x1": max(base, x(v), min(base, x(v)) + 1),
              "value": _fmt(v) + unit} for i, (label, v) in enumerate(items)]
-    return {"width": width, "height": height, "bars": bars, "axis_y": height - 24,
+    return {"width": width, "height": height, "bars": bars, "axis_y": height - 24, "left": left, "right": right,
             "ticks": [{"x": x(t), "label": _fmt(t) + unit} for t in ticks],
-            "reference": x(reference) if reference else None}
+            "reference": base if reference else None}
 
 
 def line_chart(trend: Trend, width: int = 640, height: int = 220) -> dict:
