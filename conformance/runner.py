@@ -94,6 +94,15 @@ class InputRun:
     stability: Stability
 
 
+#: Warnings by which a conversion says it froze a value or a branch of the example it ran on.
+_FREEZING_WARNING = re.compile(r"TracerWarning|might not generali[sz]e|treated as a constant|"
+                               r"cause the trace to be incorrect", re.I)
+
+
+class ReplayUnavailable(Exception):
+    """Eager cannot replay the example's control-flow decisions (a model rendered without probes)."""
+
+
 @dataclass
 class Prepared:
     framework: Framework
@@ -101,6 +110,10 @@ class Prepared:
     runs: list[InputRun]
     prepare_s: float
     probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model))
+
+    def new_model(self):
+        """A fresh eager model for one path to convert (some conversions change the model in place)."""
+        return self.module.Model()
 
     def eager(self, args, nudged, kwargs, force=None) -> tuple[tuple, Stability]:
         """Eager fp32, fp64 and fp32-on-``nudged`` outputs, and the guard's verdict on them.
@@ -188,9 +201,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     try:
         with warnings.catch_warnings(record=True) as caught, captured_output(record["detail"]):
             warnings.simplefilter("always")
-            model = fw.prepare(prep.module.Model(), device, False)
+            model = fw.prepare(prep.new_model(), device, False)
             ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
-                                 workdir, names)
+                                 workdir, names, _distinct_kwargs(prep.runs))
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
@@ -207,6 +220,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         return finish(record, "conversion_error", _short(text))
     record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
     record["detail"]["warnings"] = sorted({f"{w.category.__name__}: {str(w.message)[:160]}" for w in caught})[:8]
+    if path.counters:
+        record["detail"]["counters"] = path.counters(artifact)
     per_input = []
     run_s = compare_s = 0.0
     for run in prep.runs:
@@ -220,6 +235,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             with captured_output(record["detail"]):
                 out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
             out = fw.to_numpy(out) if not isinstance(out, FlatOutputs) else FlatOutputs(out)
+            if path.counters:
+                entry["counters"] = path.counters(artifact)
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1
             text = _error_text(e)
@@ -247,7 +264,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         entry["report"] = report.to_dict()
         why = _what_differs(run, example) & path.specializes
         if why:
-            entry.update(_judge_specialised(prep, path, run, example, out, why))
+            entry.update(_judge_specialised(prep, path, run, example, out, why, record["detail"]["warnings"]))
         else:
             flaky = _rerun_agrees(path, artifact, run, to_dev, fw)  # nondeterministic, or wrong every time?
             entry.update(outcome="mismatch", flaky=flaky,
@@ -266,6 +283,15 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     return finish(record, outcome, message)
 
 
+def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
+    """The kwargs of the input sets, each value once, in order (the example's first)."""
+    out: list[dict] = []
+    for run in runs:
+        if run.kwargs not in out:
+            out.append(dict(run.kwargs))
+    return out
+
+
 def _rerun_agrees(path: PathRecord, artifact, run: InputRun, to_dev, fw: Framework) -> bool:
     """Run a mismatching path once more on the same inputs: does the rerun agree with eager?"""
     try:
@@ -277,16 +303,27 @@ def _rerun_agrees(path: PathRecord, artifact, run: InputRun, to_dev, fw: Framewo
         return False
 
 
-def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set) -> dict:
+def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
+                       warned: list) -> dict:
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
     kwargs and control-flow decisions; the converted model must match that replay (same oracle,
-    same guard), else it is a mismatch. A replay that cannot run is not judged."""
+    same guard), else it is a mismatch. A replay that cannot run is not judged.
+
+    A model without probes (``conformance check`` on a user's model) cannot replay control flow: there
+    the divergence is expected only if the conversion warned (``warned``: its warnings) about it."""
     kwargs = example.kwargs if "kwargs" in path.specializes else run.kwargs
     force = example.stability.decisions if "control_flow" in path.specializes else None
     what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
     try:
         (frozen32, frozen64, frozen_noise), stability = prep.eager(run.args, run.nudged, kwargs, force)
+    except ReplayUnavailable:
+        frozen_warnings = [w for w in warned if _FREEZING_WARNING.search(w)]
+        if frozen_warnings:
+            return {"outcome": "expected_divergence",
+                    "message": f"{what}; the conversion warned: {frozen_warnings[0]}"}
+        return {"outcome": "mismatch",
+                "message": f"{what}, silently: the conversion gave no warning"}
     except Exception as e:  # noqa: BLE001 - e.g. the example's loop count does not fit these inputs
         return {"outcome": "discarded",
                 "message": f"{what}; eager could not replay the example's path here: {_error_text(e)[:300]}"}

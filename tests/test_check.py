@@ -1,0 +1,196 @@
+"""``conformance check`` and ``conformance.check()`` on a user's own torch model, written to a file
+outside the project as a user would: honest outcomes per path, planted wrong paths caught, clear errors."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import conformance  # noqa: E402
+from conformance.check import CheckError, ConformanceMismatch  # noqa: E402
+
+USER_MODEL = textwrap.dedent('''
+    import torch
+
+
+    class Gate(torch.nn.Module):
+        """Data-dependent control flow, a dict input and a bool kwarg."""
+
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x, extra: dict[str, torch.Tensor], use_act: bool = True):
+            h = self.lin(x) + extra["bias"]
+            if h.sum() > 0:
+                h = h * 2
+            else:
+                h = h - 1
+            if use_act:
+                h = torch.relu(h)
+            return h
+
+
+    class Plain(torch.nn.Module):
+        def forward(self, x, extra: dict[str, torch.Tensor], use_act: bool = True):
+            return x * 2 + extra["bias"]
+
+
+    class FixedBatch(torch.nn.Module):
+        def forward(self, x):
+            return x.reshape(3, -1).sum(0)  # works for a batch of 3 only
+
+
+    def example():
+        g = torch.Generator().manual_seed(1)
+        return [torch.randn(3, 4, generator=g), {"bias": torch.randn(3, 4, generator=g) + 1}], {"use_act": True}
+''')
+
+
+@pytest.fixture(scope="module")
+def user_file(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("user_project")
+    (folder / "my_models.py").write_text(USER_MODEL)
+    sys.path.insert(0, str(folder))
+    yield folder
+    sys.path.remove(str(folder))
+
+
+@pytest.fixture(scope="module")
+def gate_report(user_file):
+    import my_models
+
+    args, kwargs = my_models.example()
+    return conformance.check(my_models.Gate(), args, kwargs,
+                             paths=["script", "trace", "export", "onnx_torchscript"])
+
+
+def test_every_path_gets_an_honest_outcome(gate_report):
+    outcomes = {r.path: r.outcome for r in gate_report.results}
+    assert outcomes == {"torch.eager": "pass", "torch.script": "pass", "torch.trace": "expected_divergence",
+                        "torch.export": "unsupported", "torch.onnx_torchscript": "expected_divergence"}
+    assert "TracerWarning" in gate_report["trace"].message
+    assert gate_report.ok  # nothing silently wrong
+
+
+def test_derived_input_sets_test_values_batch_and_the_bool_kwarg(gate_report):
+    assert gate_report.input_sets[0] == "example"
+    assert {"values", "batch", 'kwargs {"use_act": false}'} <= set(gate_report.input_sets)
+    roles = [e["role"] for e in gate_report["script"].record["detail"]["inputs"]]
+    assert roles == ["example", "values", "values", "batch", "kwargs"]
+
+
+def test_report_prints_a_table_and_serialises(gate_report):
+    text = str(gate_report)
+    for word in ("torch.trace", "expected_divergence", "atol to pass", "unsupported"):
+        assert word in text
+    data = json.loads(json.dumps(gate_report.to_dict()))
+    assert [r["path"] for r in data["records"]][:2] == ["eager", "script"]
+
+
+@pytest.mark.parametrize("planted, kind", [("planted_perturb", "value"), ("planted_dtype", "dtype"),
+                                           ("planted_nan", "nonfinite")])
+def test_planted_wrong_paths_are_mismatches(user_file, planted, kind):
+    import my_models
+
+    import tests.planted_paths  # noqa: F401 - registers the planted paths
+
+    args, kwargs = my_models.example()
+    report = conformance.check(my_models.Gate(), args, kwargs, paths=[planted])
+    result = report[planted]
+    assert result.outcome == "mismatch", result.message
+    kinds = {f["kind"] for e in result.record["detail"]["inputs"] for f in (e.get("report") or {}).get("failures", [])}
+    assert kind in kinds
+    with pytest.raises(ConformanceMismatch, match=planted):
+        report.raise_on_mismatch()
+    with pytest.raises(ConformanceMismatch):
+        conformance.assert_conforms(my_models.Gate(), args, kwargs, paths=[planted])
+
+
+def test_a_trace_wrong_without_warning_is_a_mismatch(user_file):
+    import my_models
+
+    import tests.planted_paths  # noqa: F401
+
+    args, kwargs = my_models.example()
+    report = conformance.check(my_models.Plain(), args, kwargs, paths=["trace", "planted_trace_wrong"])
+    assert report["trace"].outcome == "pass"
+    assert report["planted_trace_wrong"].outcome == "mismatch"
+    assert "silently" in report["planted_trace_wrong"].message
+
+
+def test_a_warned_divergence_on_other_values_is_not_judged_further(user_file):
+    """A user's model has no probes: eager cannot replay the example's branch on other values, so a
+    path that warned it froze control flow is not judged there (the fuzzer's probed models are)."""
+    import my_models
+
+    import tests.planted_paths  # noqa: F401
+
+    args, kwargs = my_models.example()
+    report = conformance.check(my_models.Gate(), args, kwargs, paths=["planted_trace_wrong"])
+    assert report["planted_trace_wrong"].outcome == "expected_divergence"
+
+
+def test_a_derived_set_eager_rejects_is_dropped_with_a_note(user_file):
+    import my_models
+
+    report = conformance.check(my_models.FixedBatch(), [np.ones((3, 4), np.float32)], paths=["script"])
+    assert "batch" not in report.input_sets
+    assert any("dropped a derived batch input set" in n for n in report.notes)
+    assert report["script"].outcome == "pass"
+
+
+def test_input_spec_marks_dynamic_dims(user_file):
+    import my_models
+
+    args, kwargs = my_models.example()
+    static = conformance.check(my_models.Gate(), args, kwargs, paths=["script"],
+                               input_spec=[(3, 4), {"bias": (3, 4)}])
+    assert "batch" not in static.input_sets
+    with pytest.raises(CheckError, match="rank 1"):
+        conformance.check(my_models.Gate(), args, kwargs, input_spec=[(None,), {"bias": (None, 4)}])
+
+
+def test_clear_errors():
+    namespace = {"torch": torch}
+    exec("class Inline(torch.nn.Module):\n    def forward(self, x):\n        return x", namespace)
+    with pytest.raises(CheckError, match="put the class in a .py file"):
+        conformance.check(namespace["Inline"](), [torch.ones(2)])
+    with pytest.raises(CheckError, match="not a torch.nn.Module, paddle.nn.Layer or tf.Module"):
+        conformance.check(object(), [])
+    with pytest.raises(CheckError, match="unknown path 'bogus'"):
+        conformance.check(torch.nn.ReLU(), [torch.ones(2)], paths=["bogus"])
+    with pytest.raises(CheckError, match="pass tensors positionally"):
+        conformance.check(torch.nn.ReLU(), [torch.ones(2)], {"t": torch.ones(2)})
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "conformance", "check", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=600)
+
+
+def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_path):
+    np.savez(user_file / "inputs.npz", x=np.full((2, 4), 0.5, np.float32), **{"extra.bias": np.ones((2, 4), np.float32)},
+             __kwargs__=np.array(json.dumps({"use_act": False})))
+    proc = _cli("my_models.py:Gate", "--inputs", "inputs.npz", "--paths", "script,trace", "--json",
+                str(tmp_path / "r.json"), cwd=user_file)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "torch.script" in proc.stdout and "expected_divergence" in proc.stdout
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {r["path"]: r["outcome"] for r in data["records"]}["script"] == "pass"
+    assert 'kwargs {"use_act": true}' in data["input_sets"]
+
+    proc = _cli("my_models.py:Gate", "--example", "example", "--paths", "planted_perturb", "--fail-on", "mismatch",
+                cwd=user_file)
+    assert "unknown path 'planted_perturb'" in proc.stderr  # planted paths exist only in the self-tests
+
+    proc = _cli("my_models.py:Nope", "--example", "example", cwd=user_file)
+    assert proc.returncode != 0 and "has no 'Nope'; it defines: torch, Gate, Plain, FixedBatch, example" in proc.stderr
+    proc = _cli("my_models.py:Gate", cwd=user_file)
+    assert proc.returncode != 0 and "--inputs FILE.npz" in proc.stderr
