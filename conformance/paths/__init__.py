@@ -90,6 +90,9 @@ class PathRecord:
     #: ``DYNAMIC_AXES`` (per input name, the input's nest with the dynamic axes of each tensor as a
     #: list). Empty: reproducers for this path are not available.
     repro: str = ""
+    #: What the path counts on its artifact (e.g. ``{"traces": 2}`` for tf.function), recorded in
+    #: ``detail.counters`` after conversion and ``detail.inputs[].counters`` after each input set.
+    counters: Optional[Callable[[Any], dict]] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
@@ -120,6 +123,10 @@ class ConvertContext:
     device: str
     workdir: Any  # a pathlib.Path the path may write files to
     tensor_names: list = field(default_factory=list)  # flattened tensor input names ("x0", "x1.0.k0")
+    #: The distinct kwargs of the case's input sets, the example's first: for a path that prepares one
+    #: artifact per value a user will call it with (a SavedModel's concrete functions). Most paths
+    #: convert with ``kwargs`` only.
+    kwarg_sets: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
