@@ -13,6 +13,9 @@
   (case, path) pairs already recorded are skipped, and a line cut short by the kill is dropped.
 * **Sharded**: ``shard=(i, n)`` runs only the cases whose index is ``i`` modulo ``n``, so n machines
   with the same seed cover the campaign once.
+* **Shared findings**: with ``database`` (see :mod:`conformance.shared`), every finding is saved there as
+  it is found, and the findings already there are replayed first (records with negative indices: -1,
+  -2 ... in the order of their case ids), on every shard and machine.
 """
 
 from __future__ import annotations
@@ -172,6 +175,7 @@ class CampaignOptions:
     shard: tuple = (0, 1)  # (i, n): run the cases whose index is i modulo n
     memory_gb: Optional[float] = None  # address-space limit of each worker process
     resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
+    database: Optional[str] = None  # a shared findings database (conformance.shared): replayed first, fed
 
 
 class ResumeError(RuntimeError):
@@ -314,20 +318,35 @@ class Campaign:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
         done = recorded(o.out / "results.jsonl") if o.resume else {}
+        path_ids = [p.id for p in o.paths]
+        db = None
+        replays: list[_Job] = []
+        if o.database:
+            from .runner import FINDINGS
+            from .shared import findings, open_database
+
+            db = open_database(o.database)
+            replays = _replay_jobs(findings(db), path_ids, done)
         results = (o.out / "results.jsonl").open("a" if o.resume else "w")
 
         def write(index: int, record: dict) -> None:
             record["seed"], record["index"] = o.seed, index
             results.write(json.dumps(record, sort_keys=True) + "\n")
             results.flush()
+            if db is not None and index >= 0 and record["outcome"] in FINDINGS:
+                from .shared import publish
+
+                publish(db, record)
             self.on_record(record)
 
-        path_ids = [p.id for p in o.paths]
         shard, shards = o.shard
         stream = ((i, case) for i, case in enumerate(generate_cases(o.seed, **o.generator)) if i % shards == shard)
 
         def next_job() -> Optional[_Job]:
-            """The next case of this shard with paths left to run (None past ``max_cases``)."""
+            """The next shared finding to replay, else the next case of this shard with paths left to run
+            (None past ``max_cases``)."""
+            if replays:
+                return replays.pop(0)
             for index, case in stream:
                 if o.max_cases is not None and index >= o.max_cases:
                     return None
@@ -388,6 +407,25 @@ class Campaign:
         return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
 
 
+def _replay_jobs(found, path_ids: list[str], done: dict) -> list[_Job]:
+    """Jobs replaying shared findings on this campaign's paths: one per case, numbered -1, -2 ...; with
+    ``--resume``, what an earlier run of this campaign already replayed (same case id) is skipped."""
+    by_case: dict[str, tuple] = {}
+    for case, path, _ in found:
+        if path in path_ids:
+            by_case.setdefault(case.id, (case, []))[1].append(path)
+    replayed: dict[str, set] = {}
+    for index, (case_id, paths) in done.items():
+        if index < 0:
+            replayed.setdefault(case_id, set()).update(paths)
+    jobs = []
+    for k, (case_id, (case, paths)) in enumerate(by_case.items()):
+        remaining = [p for p in path_ids if p in paths and p not in replayed.get(case_id, set())]
+        if remaining:
+            jobs.append(_Job(-(k + 1), case, remaining))
+    return jobs
+
+
 def campaign_manifest(options: CampaignOptions, summary: dict, started: float, argv: Optional[list] = None) -> dict:
     """The run manifest written beside the results: what ran, where, with which versions."""
     import platform
@@ -401,6 +439,7 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
     return {
         "seed": options.seed, "budget_s": options.budget, "device": options.device, "workers": options.workers,
         "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
+        "database": _redacted(options.database),
         "memory_limit_gb": options.memory_gb,
         "timeout_s": options.timeout, "paths": [p.id for p in options.paths], "versions": versions,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
@@ -408,3 +447,11 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
         "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "command": list(argv if argv is not None else sys.argv), **summary,
     }
+
+
+def _redacted(url: Optional[str]) -> Optional[str]:
+    """A database URL without its password, for the manifest."""
+    if url and "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
+    return url

@@ -109,6 +109,7 @@ def read_records(path: Path) -> list[dict]:
 
 def cmd_fuzz(args) -> int:
     from .campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
+    from .shared import DatabaseError
 
     console = _console()
     if args.device == "cuda" and not _cuda_available():
@@ -121,7 +122,7 @@ def cmd_fuzz(args) -> int:
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
                            generator={"max_statements": args.max_statements}, modules=_split(args.load),
-                           shard=_shard(args.shard), resume=args.resume,
+                           shard=_shard(args.shard), resume=args.resume, database=args.database,
                            memory_gb=_default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit)
     records: list[dict] = []
     started = time.time()
@@ -142,7 +143,7 @@ def cmd_fuzz(args) -> int:
 
         try:
             summary = Campaign(opts, on_record).run()
-        except (WorkerStartError, ResumeError) as e:
+        except (WorkerStartError, ResumeError, DatabaseError) as e:
             raise SystemExit(f"conformance: {e}")
         bar.update(task, completed=args.budget)
     manifest = campaign_manifest(opts, summary, started)
@@ -460,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
     f.add_argument("--resume", action="store_true",
                    help="continue the campaign in --out (same seed and options): skip what is recorded")
+    f.add_argument("--database", metavar="URL",
+                   help="shared findings database (redis://HOST:PORT or a directory): its findings are replayed "
+                        "first, and this campaign's are saved there for the other machines")
     f.add_argument("--shard", default="0/1", help="i/n: run every n-th case starting at i (n machines, one seed)")
     f.add_argument("--memory-limit", type=float, metavar="GB",
                    help="address-space limit per worker; a path that allocates past it is a crash record "

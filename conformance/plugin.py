@@ -7,6 +7,8 @@ Options::
     --conformance-device cpu|cuda         where converted models run (cuda skips without a GPU)
     --conformance-shard I/N               run only shard I of N (CI jobs split the suite once)
     --conformance-results PATH            write the record of every check() the tests make to PATH
+    --conformance-database URL            share failing examples between machines (redis://HOST:PORT or a
+                                          directory), beside the local example database
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
 (ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
@@ -62,20 +64,42 @@ def pytest_addoption(parser):
                     help="run only shard I of N (0-based): each test lands in one shard, by a hash of its id")
     group.addoption("--conformance-results", default=None, metavar="PATH",
                     help="write a JSON Lines record per check() the tests make to PATH (input of `conformance report`)")
+    group.addoption("--conformance-database", default=None, metavar="URL",
+                    help="share failing examples between machines: redis://HOST:PORT or a shared directory")
     parser.addini("conformance_profiles", type="bool", default=False,
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
 
+@pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin has loaded --hypothesis-profile
 def pytest_configure(config):
     results = config.getoption("conformance_results")
     if results and not hasattr(config, "workerinput"):  # under xdist only the controller writes
         config.pluginmanager.register(_ResultsWriter(Path(results)), "conformance-results")
-    if not config.getini("conformance_profiles"):
-        return
-    if "HYPOTHESIS_PROFILE" in os.environ:
-        settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
-    elif config.getoption("hypothesis_profile", None) is None:
-        settings.load_profile("ci" if os.environ.get("CI") else "dev")
+    if config.getini("conformance_profiles"):
+        if "HYPOTHESIS_PROFILE" in os.environ:
+            settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+        elif config.getoption("hypothesis_profile", None) is None:
+            settings.load_profile("ci" if os.environ.get("CI") else "dev")
+    url = config.getoption("conformance_database")
+    if url:
+        _share_examples(url)
+
+
+def _share_examples(url: str) -> None:
+    """Make the shared database ``url`` part of the active profile's example database: Hypothesis saves
+    each failing example there and replays the ones saved by any machine before it generates."""
+    from hypothesis.database import MultiplexedDatabase
+
+    from .shared import DatabaseError, open_database
+
+    try:
+        shared = open_database(url)
+    except DatabaseError as e:
+        raise pytest.UsageError(f"--conformance-database: {e}") from None
+    local = settings.default.database
+    settings.register_profile("conformance-shared", parent=settings.default,
+                              database=MultiplexedDatabase(local, shared) if local is not None else shared)
+    settings.load_profile("conformance-shared")
 
 
 def pytest_generate_tests(metafunc):
