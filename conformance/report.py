@@ -76,14 +76,8 @@ class Run:
     records: list[dict]
 
     @property
-    def label(self) -> str:
-        m = self.manifest or {}
-        parts = [str(self.source)]
-        if m.get("seed") is not None:
-            parts.append(f"seed {m['seed']}" + (f", shard {m['shard']}" if m.get("shard", "0/1") != "0/1" else ""))
-        if m.get("started"):
-            parts.append(m["started"])
-        return " · ".join(parts)
+    def file(self) -> Path:
+        return self.source / "results.jsonl" if self.source.is_dir() else self.source
 
 
 @dataclass
@@ -186,6 +180,10 @@ class Tally:
     """Outcome counts of a set of records, by group."""
 
     counts: Counter = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, records: Iterable[dict]) -> "Tally":
+        return cls(Counter(GROUP_OF[r["outcome"]] for r in records))
 
     def add(self, outcome: str) -> None:
         self.counts[GROUP_OF[outcome]] += 1
@@ -505,7 +503,6 @@ class Report:
     latency: dict[tuple, Latency]
     trends: list[Trend]
     buckets: dict[tuple, list[Bucket]]
-    triage_root: Optional[Path] = None
 
 
 def build_report(results: Results, triage: Iterable = ()) -> Report:
@@ -515,14 +512,9 @@ def build_report(results: Results, triage: Iterable = ()) -> Report:
                   buckets(latest, triage_buckets))
 
 
-def _source_file(run: Run) -> Path:
-    return run.source / "results.jsonl" if run.source.is_dir() else run.source
-
-
 def replay_command(record: dict, results: Results) -> str:
     """The command that reruns a record's case along its path (from the file it was read from)."""
-    run = results.origin[id(record)]
-    return (f"conformance replay {_source_file(run)} --case-id {record['case_id']} "
+    return (f"conformance replay {results.origin[id(record)].file} --case-id {record['case_id']} "
             f"--frameworks {record['framework']} --paths {record['framework']}.{record['path']}"
             + (f" --device {record['device']}" if record["device"] != "cpu" else ""))
 
@@ -537,37 +529,28 @@ def render_html(report: Report, out: Path, title: str) -> str:
     env.filters["pct"] = lambda v: "–" if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, unit="": "–" if v is None else _fmt(v) + unit
     env.filters["relpath"] = lambda p: os.path.relpath(p, out)
-    env.filters["id"] = id
-    env.globals.update(row_label=row_label, anchor=anchor, groups=list(GROUPS), describe_versions=describe_versions)
+    results = report.results
+    env.globals.update(row_label=row_label, anchor=anchor, groups=list(GROUPS), describe_versions=describe_versions,
+                       replay=lambda r: replay_command(r, results), source_of=lambda r: results.origin[id(r)].source)
     rows = report.matrix.rows
     lat = report.latency
     run_chart = bar_chart([(row_label(r) + _device_suffix(r, rows), lat[r].vs_eager if r in lat else None)
                            for r in rows], "×", reference=1.0)
     convert_chart = bar_chart([(row_label(r) + _device_suffix(r, rows), lat[r].convert_s if r in lat else None)
                                for r in rows], " s")
-    results = report.results
     frameworks_latest = [describe_versions(sets[-1], fw) for fw, sets in results.version_sets.items()]
-    replay = {id(r): replay_command(r, results) for bs in report.buckets.values() for b in bs
-              for r in b.records[:MAX_CASES_PER_BUCKET]}
     return env.get_template("dashboard.html").render(
         title=title, report=report, results=results, rows=rows, columns=report.matrix.columns,
         matrix=report.matrix, latency=lat, run_chart=run_chart, convert_chart=convert_chart,
         trends=[(t, line_chart(t)) for t in report.trends], frameworks_latest=frameworks_latest,
-        totals=_totals(report.latest), device_suffix=lambda r: _device_suffix(r, rows), replay=replay,
-        max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET, outcomes=OUTCOMES,
+        totals=Tally.of(report.latest), device_suffix=lambda r: _device_suffix(r, rows),
+        max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
         generated=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
 
 def _device_suffix(row: tuple, rows: list[tuple]) -> str:
     """`` [cuda]`` where rows of several devices are shown, else nothing."""
     return f" [{row[2]}]" if len({r[2] for r in rows}) > 1 else ""
-
-
-def _totals(records: list[dict]) -> Tally:
-    t = Tally()
-    for r in records:
-        t.add(r["outcome"])
-    return t
 
 
 def markdown(report: Report) -> str:
