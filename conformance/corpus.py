@@ -1,0 +1,370 @@
+"""The regression corpus: one case per JSON file in ``cases/`` (format: ``cases/README.md``).
+
+A case file holds either
+
+* ``"case"``: a program of the IR and its input sets (what campaigns find and ``conformance triage
+  --save`` writes), replayed with :func:`conformance.runner.check` — the branch-flip guard and the
+  fp64 oracle included; or
+* ``"model"``: a small hand-written model, for bugs the IR cannot express (module state, slice
+  assignment, dtype promotion...). Its ``source`` (a string or a list of lines) defines ``Model``
+  (``Model()`` builds a fresh model, the same weights every time) and ``INPUTS``: the calls to make,
+  each ``(args, kwargs)`` with numpy arrays as tensors (nested in lists, tuples and dicts as the model
+  takes them) and plain Python keyword arguments. The first call is the example the path converts
+  with. Optional: ``before_call(model, index)``, run before each call on the eager model and on the
+  model that was converted (to change a Python attribute between calls), and ``DYNAMIC_AXES``
+  (``{"x": [0]}``: per flat input name, the dims exported as dynamic).
+
+and, for both kinds, ``summary``, ``source`` (the upstream issue address, or "found by conformance"
+with date and versions) and ``expected``: per path id, the outcome, gated by a PEP 440 specifier on
+the framework's version (one expectation or a list of them; the first that matches applies).
+
+A hand-written model is judged plainly: eager runs a fresh ``Model()`` on every call in order, the path
+converts another fresh one on the example and runs every call in order, and each output is compared
+with eager's (``torch.testing.assert_close`` tolerances, no fp64 reference and no branch-flip guard:
+write the case so the bug shows by a clear margin). Where eager raises on a call, the converted model
+must raise too; returning a result there is a ``mismatch`` (the path accepts what eager rejects).
+
+Loading a file (:func:`load_case_file`) never runs its code: a malformed file raises
+:class:`CaseFileError` naming the file and the field. Only replaying runs the model source.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import json
+import re
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from .case import Case, flatten, map_tree, unflatten
+from .ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, Program, ProgramError, SeqSpec, TensorSpec, spec_leaves
+from .oracle import diagnose, finite_or_none
+from .paths import FRAMEWORK_MODULES, ConvertContext, FlatOutputs, PathRecord, load_framework
+from .render import cache_dir, load_source
+from .runner import _SEVERITY, OUTCOMES, _error_text, captured_output, finish
+
+#: Outcomes a case may expect (``discarded`` is the guard's verdict on a case, never an expectation).
+EXPECTABLE = tuple(o for o in OUTCOMES if o != "discarded")
+_KEYS = {"summary", "source", "case", "model", "expected", "signature"}
+_PATH_ID = re.compile(r"^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$")
+
+
+class CaseFileError(ValueError):
+    """A case file is malformed; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    outcome: str
+    versions: str = ""  # a PEP 440 specifier on the framework version; empty: every version
+
+    def applies(self, version: str) -> bool:
+        if not self.versions:
+            return True
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import Version
+
+        return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
+
+    def to_dict(self) -> dict:
+        return {"outcome": self.outcome, **({"versions": self.versions} if self.versions else {})}
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """A hand-written model: its framework and Python source (see the module docstring)."""
+
+    framework: str
+    source: str
+
+    def load(self):
+        """Write the source to a file (script-like paths read it) and import it."""
+        digest = hashlib.sha256(f"{self.framework}\n{self.source}".encode()).hexdigest()[:12]
+        path = cache_dir() / "corpus" / digest / "model.py"
+        return load_source(self.source, path, f"conformance_corpus_{digest}")
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    """One file of the corpus, validated."""
+
+    file: Path
+    summary: str
+    source: str
+    expected: dict  # path id -> tuple[Expectation, ...]
+    case: Optional[Case] = None
+    model: Optional[ModelSource] = None
+    signature: Optional[dict] = None  # written by ``conformance triage --save``: the finding's signature
+
+    def expectation(self, path_id: str, version: str) -> Optional[Expectation]:
+        """The expectation for ``path_id`` that applies to framework ``version`` (None: none applies)."""
+        return next((e for e in self.expected.get(path_id, ()) if e.applies(version)), None)
+
+    def to_dict(self) -> dict:
+        out = {"summary": self.summary, "source": self.source}
+        if self.case is not None:
+            out["case"] = self.case.to_dict()
+        else:
+            out["model"] = {"framework": self.model.framework, "source": self.model.source.splitlines()}
+        out["expected"] = {pid: es[0].to_dict() if len(es) == 1 else [e.to_dict() for e in es]
+                           for pid, es in self.expected.items()}
+        if self.signature:
+            out["signature"] = self.signature
+        return out
+
+
+def load_case_file(file: Union[str, Path]) -> CaseFile:
+    """Read and validate one case file without running any of its code; raises :class:`CaseFileError`."""
+    file = Path(file)
+    try:
+        doc = json.loads(file.read_text())
+    except OSError as e:
+        raise CaseFileError(f"{file}: cannot read it: {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CaseFileError(f"{file}: not valid JSON: {e}") from None
+    return parse_case(doc, file)
+
+
+def parse_case(doc, file: Union[str, Path] = "<case>") -> CaseFile:
+    """Validate a case file's parsed JSON (see :func:`load_case_file`)."""
+    where = Path(file)
+
+    def fail(field: str, what: str):
+        raise CaseFileError(f"{where}: {field}: {what}")
+
+    if not isinstance(doc, dict):
+        fail("(top level)", f"a case file is a JSON object, got {type(doc).__name__}")
+    unknown = set(doc) - _KEYS
+    if unknown:
+        fail(sorted(unknown)[0], f"unknown field; a case file has {', '.join(sorted(_KEYS))}")
+    for key in ("summary", "source"):
+        if not isinstance(doc.get(key), str) or not doc[key].strip():
+            fail(key, "missing or empty (a string)")
+    if ("case" in doc) == ("model" in doc):
+        fail("case/model", "a case file has exactly one of 'case' (an IR program) and 'model' (hand-written)")
+    case = model = None
+    if "case" in doc:
+        try:
+            case = Case.from_dict(doc["case"])
+        except ProgramError as e:
+            fail("case", str(e))
+    else:
+        model = _parse_model(doc["model"], fail)
+    expected = _parse_expected(doc.get("expected"), model, fail)
+    signature = doc.get("signature")
+    if signature is not None and not isinstance(signature, dict):
+        fail("signature", "an object (as conformance triage writes it)")
+    return CaseFile(where, doc["summary"].strip(), doc["source"].strip(), expected, case, model, signature)
+
+
+def _parse_model(m, fail) -> ModelSource:
+    if not isinstance(m, dict) or set(m) != {"framework", "source"}:
+        fail("model", "an object with 'framework' and 'source' (a string or a list of lines)")
+    if m["framework"] not in FRAMEWORK_MODULES:
+        fail("model.framework", f"unknown framework {m['framework']!r}; known: {', '.join(FRAMEWORK_MODULES)}")
+    src = m["source"]
+    if isinstance(src, list) and all(isinstance(line, str) for line in src):
+        src = "\n".join(src) + "\n"
+    if not isinstance(src, str) or not src.strip():
+        fail("model.source", "a non-empty string or list of lines")
+    try:
+        tree = ast.parse(src)
+    except SyntaxError as e:
+        fail("model.source", f"line {e.lineno}: {e.msg}")
+    defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    for name in ("Model", "INPUTS"):
+        if name not in defined:
+            fail("model.source", f"defines no top-level {name!r} (see cases/README.md)")
+    return ModelSource(m["framework"], src)
+
+
+def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    if not isinstance(expected, dict) or not expected:
+        fail("expected", "an object mapping path ids (like 'torch.script') to expected outcomes")
+    out = {}
+    for pid, wants in expected.items():
+        field = f"expected[{pid!r}]"
+        m = _PATH_ID.match(pid)
+        if not m or m.group(1) not in FRAMEWORK_MODULES:
+            fail(field, f"not a path id of a known framework ({', '.join(FRAMEWORK_MODULES)}), like 'torch.script'")
+        if model is not None and m.group(1) != model.framework:
+            fail(field, f"the model is a {model.framework} model")
+        items = wants if isinstance(wants, list) else [wants]
+        parsed = []
+        for i, w in enumerate(items):
+            f = field if not isinstance(wants, list) else f"{field}[{i}]"
+            if not isinstance(w, dict) or not set(w) <= {"outcome", "versions"}:
+                fail(f, "an object with 'outcome' and optional 'versions'")
+            if w.get("outcome") not in EXPECTABLE:
+                fail(f"{f}.outcome", f"{w.get('outcome')!r} is not one of {', '.join(EXPECTABLE)}")
+            versions = w.get("versions", "")
+            try:
+                SpecifierSet(versions)
+            except (InvalidSpecifier, TypeError):
+                fail(f"{f}.versions", f"{versions!r} is not a version specifier like '>=2.13'")
+            parsed.append(Expectation(w["outcome"], versions))
+        if not parsed:
+            fail(field, "no expectation")
+        out[pid] = tuple(parsed)
+    return out
+
+
+def write_case_file(file: Union[str, Path], case_file: CaseFile) -> Path:
+    """Write a case file (validated by reading it back)."""
+    file = Path(file)
+    text = json.dumps(case_file.to_dict(), indent=1) + "\n"
+    parse_case(json.loads(text), file)
+    file.write_text(text)
+    return file
+
+
+def corpus(folder: Union[str, Path]) -> list[CaseFile]:
+    """Every case file of a folder (raises :class:`CaseFileError` on the first malformed one)."""
+    return [load_case_file(f) for f in sorted(Path(folder).glob("*.json"))]
+
+
+# ------------------------------------------------------------------ replay
+
+
+def replay(case_file: CaseFile, path: PathRecord, device: str = "cpu") -> dict:
+    """Run a case file along ``path``: the record (``outcome``, ``detail.message`` ...)."""
+    if case_file.case is not None:
+        from .runner import check
+
+        return check(case_file.case, path, device)
+    try:
+        return check_model(case_file.model, path, device)
+    except CaseFileError as e:
+        raise CaseFileError(f"{case_file.file}: {e}") from None
+
+
+def _program_for(module, framework: str, args: list, kwargs: dict) -> Program:
+    """An input signature for a hand-written model (paths that export need one): shapes of the example,
+    with ``DYNAMIC_AXES`` of the module made dynamic. Not a program to render: its body is empty."""
+    model_cls = module.Model
+    fn = model_cls.__call__ if framework == "tf" else model_cls.forward
+    params = [p.name for p in inspect.signature(fn).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1:]
+    names = params[:len(args)] + [f"arg{i}" for i in range(len(params), len(args))]
+    dynamic = getattr(module, "DYNAMIC_AXES", {})
+
+    def spec(value, name):
+        if isinstance(value, dict):
+            return DictSpec(tuple((k, spec(v, f"{name}.{k}")) for k, v in value.items()))
+        if isinstance(value, (list, tuple)):
+            return SeqSpec("list" if isinstance(value, list) else "tuple",
+                           tuple(spec(v, f"{name}.{i}") for i, v in enumerate(value)))
+        value = np.asarray(value)
+        axes = dynamic.get(name, ())
+        return TensorSpec(tuple(DYNAMIC if i in axes else d for i, d in enumerate(value.shape)), str(value.dtype))
+
+    return Program(seed=0, inputs=tuple(Input(n, spec(a, n)) for n, a in zip(names, args)),
+                   kwargs=tuple(Kwarg(k, type(v).__name__, v, (v,)) for k, v in kwargs.items()),
+                   params=(), body=(), output=OutVar("output"))
+
+
+def _calls(module) -> list[tuple[list, dict]]:
+    calls = getattr(module, "INPUTS", None)
+    ok = isinstance(calls, (list, tuple)) and calls and all(
+        isinstance(c, (list, tuple)) and len(c) == 2 and isinstance(c[0], (list, tuple)) and isinstance(c[1], dict)
+        for c in calls)
+    if not ok:
+        raise CaseFileError("model.source: INPUTS must be a non-empty list of (args list, kwargs dict) calls")
+    return [(list(a), dict(k)) for a, k in calls]
+
+
+def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> dict:
+    """Run a hand-written model along ``path`` (see the module docstring): a record like the runner's."""
+    fw = load_framework(model.framework)
+    fw.setup()
+    module = model.load()
+    calls = _calls(module)
+    hook = getattr(module, "before_call", None)
+    version = fw.version()
+    record = {"framework": path.framework, "path": path.name, "device": device, "outcome": None,
+              "max_abs_err": None, "max_rel_err": None, "detail": {"message": ""}, "versions": fw.versions(),
+              "timings": {}}
+    tensors = lambda args, dev: map_tree(lambda a: fw.to_tensor(np.asarray(a), dev, False), args)  # noqa: E731
+
+    eager_model = fw.prepare(module.Model(), "cpu", False)
+    expected = []
+    for i, (args, kwargs) in enumerate(calls):
+        if hook:
+            hook(eager_model, i)
+        try:
+            expected.append((fw.to_numpy(fw.call(eager_model, tensors(args, "cpu"), dict(kwargs))), None))
+        except Exception as e:  # noqa: BLE001 - eager rejecting a call is part of what is expected
+            expected.append((None, _error_text(e)))
+    if expected[0][1] is not None:
+        return finish(record, "runtime_error", f"eager fails on the example: {expected[0][1][:600]}")
+
+    t0 = time.perf_counter()
+    converted_model = fw.prepare(module.Model(), device, False)
+    example_args, example_kwargs = calls[0]
+    program = _program_for(module, model.framework, example_args, example_kwargs)
+    names = [inp.name + "".join(f".{s}" for s in p) for inp in program.inputs for p, _ in spec_leaves(inp.spec)]
+    workdir = cache_dir() / model.framework / "corpus" / path.name
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        with warnings.catch_warnings(), captured_output(record["detail"]):
+            warnings.simplefilter("ignore")
+            ctx = ConvertContext(converted_model, tensors(example_args, device), dict(example_kwargs), program,
+                                 device, workdir, names)
+            artifact = path.convert(ctx)
+    except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
+        text = _error_text(e)
+        lim = path.limitation_for(text, "convert", version)
+        if lim and lim.outcome:
+            record["detail"]["limitation"] = lim.reason
+            return finish(record, lim.outcome, text[:600])
+        if lim:
+            record["detail"]["known_issue"] = f"{lim.reason} {lim.reference}".strip()
+        return finish(record, "conversion_error", text[:2000])
+    record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
+
+    entries = []
+    for i, ((args, kwargs), (want, eager_error)) in enumerate(zip(calls, expected)):
+        entry = {"role": "example" if i == 0 else "call", "index": i}
+        entries.append(entry)
+        if hook:
+            hook(converted_model, i)
+        try:
+            with captured_output(record["detail"]):
+                out = path.run(artifact, tensors(args, device), dict(kwargs))
+            out = FlatOutputs(out) if isinstance(out, FlatOutputs) else fw.to_numpy(out)
+        except Exception as e:  # noqa: BLE001
+            text = _error_text(e)
+            if eager_error is not None:
+                entry.update(outcome="pass", message=f"raises like eager: {text[:200]}")
+                continue
+            lim = path.limitation_for(text, "run", version)
+            entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=text[:600])
+            continue
+        if eager_error is not None:
+            entry.update(outcome="mismatch", message=f"returns a result where eager raises {eager_error[:300]}")
+            continue
+        if isinstance(out, FlatOutputs):
+            out = unflatten(want, list(out)) if len(out) == len(flatten(want)) else list(out)
+        report = diagnose(out, want)
+        entry.update(max_abs_err=finite_or_none(report.max_abs_err), max_rel_err=finite_or_none(report.max_rel_err))
+        if report.ok:
+            entry["outcome"] = "pass"
+        else:
+            entry.update(outcome="mismatch", report=report.to_dict(), message=report.summary())
+    record["detail"]["inputs"] = entries
+    for key in ("max_abs_err", "max_rel_err"):
+        record[key] = max((e[key] for e in entries if e.get(key) is not None), default=None)
+    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in entries) or o == "pass")
+    first = next((e for e in entries if e["outcome"] == outcome and e.get("message")), None)
+    return finish(record, outcome, f"call {first['index']}: {first['message']}" if first else "")
+
