@@ -36,7 +36,7 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from .runner import FINDINGS, OUTCOMES, SCHEMA_VERSION
 
@@ -98,8 +98,9 @@ class Results:
         return [r for r in self.records if version_key(r["versions"]) == newest[r["framework"]]]
 
 
-def version_key(versions: dict) -> str:
-    return json.dumps(versions, sort_keys=True)
+def version_key(versions: dict) -> tuple:
+    """A hashable key of a ``versions`` dict (names and versions, sorted)."""
+    return tuple(sorted(versions.items()))
 
 
 def read_run(source) -> Run:
@@ -145,7 +146,7 @@ def _fill_framework_versions(run: Run) -> None:
             usual[r["framework"]][version_key(r["versions"])] += 1
     for r in run.records:
         if r["framework"] not in r["versions"] and usual[r["framework"]]:
-            r["versions"] = json.loads(usual[r["framework"]].most_common(1)[0][0])
+            r["versions"] = dict(usual[r["framework"]].most_common(1)[0][0])
 
 
 def merge(runs: list[Run]) -> Results:
@@ -153,7 +154,7 @@ def merge(runs: list[Run]) -> Results:
     if runs and all((r.manifest or {}).get("started") for r in runs):
         runs = sorted(runs, key=lambda r: r.manifest["started"])
     merged: dict[tuple, dict] = {}
-    version_sets: dict[str, dict[str, dict]] = defaultdict(dict)
+    version_sets: dict[str, dict[tuple, dict]] = defaultdict(dict)
     origin: dict[int, Run] = {}
     total = 0
     for run in runs:
@@ -219,8 +220,7 @@ class Tally:
         return f"{self.total} cases: " + ", ".join(f"{self.counts[g]} {g}" for g in GROUPS)
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     kind: str  # "all", "construct" or "family"
     name: str
 
