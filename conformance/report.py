@@ -353,16 +353,6 @@ def trends(results: Results) -> list[Trend]:
 # ------------------------------------------------------------------ failures
 
 
-_VOLATILE = re.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{12}\b|(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
-
-
-def signature(message: str) -> str:
-    """The first line of a message with numbers and ids blanked: failures that differ only in those
-    group together."""
-    line = next((s.strip() for s in (message or "").splitlines() if s.strip()), "(no message)")
-    return _VOLATILE.sub("#", line)[:200]
-
-
 @dataclass
 class TriageBucket:
     """A bucket folder written by triage: ``bucket.json`` names its cases (see reports/README.md)."""
@@ -399,7 +389,8 @@ def read_triage(folder) -> list[TriageBucket]:
 @dataclass
 class Bucket:
     """Failures of one path grouped: by triage bucket where one holds the case, else by outcome and
-    message signature."""
+    :func:`conformance.triage.failure_key` (the error with what varies blanked, the kind of divergence
+    of a mismatch, the signal of a crash): triage's signature before its minimisation."""
 
     row: tuple
     outcome: str
@@ -418,12 +409,14 @@ class Bucket:
 
 def buckets(records: list[dict], triage: list[TriageBucket] = ()) -> dict[tuple, list[Bucket]]:
     """Per row, the buckets of its findings (``FINDINGS`` outcomes), most severe and largest first."""
+    from .triage import failure_key
+
     grouped: dict[tuple, Bucket] = {}
     for r in records:
         if r["outcome"] not in FINDINGS:
             continue
         tb = next((b for b in triage if b.matches(r)), None)
-        key = (row_key(r), r["outcome"], tb.directory if tb else signature(r.get("detail", {}).get("message", "")))
+        key = (row_key(r), r["outcome"], tb.directory if tb else failure_key(r))
         if key not in grouped:
             grouped[key] = Bucket(row_key(r), r["outcome"], tb.title if tb else key[2], [], tb)
         grouped[key].records.append(r)
