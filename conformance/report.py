@@ -77,7 +77,12 @@ class Run:
 
     @property
     def file(self) -> Path:
-        return self.source / "results.jsonl" if self.source.is_dir() else self.source
+        return results_file(self.source)
+
+
+def results_file(source: Path) -> Path:
+    """The results file a source names: a ``.jsonl`` itself, or a campaign folder's ``results.jsonl``."""
+    return source / "results.jsonl" if source.is_dir() else source
 
 
 @dataclass
@@ -108,7 +113,7 @@ def read_run(source) -> Run:
     from .cli import read_records
 
     source = Path(source)
-    file = source / "results.jsonl" if source.is_dir() else source
+    file = results_file(source)
     records = read_records(file)
     for n, record in enumerate(records, 1):
         _check_record(record, f"{file}: record {n}")
