@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
-FRAMEWORK_MODULES = {"torch": "conformance.paths.torch"}
+FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle"}
 
 #: What a path may be documented to specialise on.
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
@@ -47,7 +47,9 @@ class Limitation:
     matching error becomes: ``unsupported`` for a documented refusal, or ``None`` for a known bug
     (the outcome stays an error, the record names the bug in ``detail.known_issue``, and the pytest
     suite xfails it; the minimal case in ``cases/`` pins its outcome, so an upstream fix shows up
-    there); ``versions`` is a PEP 440 specifier on the framework version (empty: all versions).
+    there); ``versions`` is a PEP 440 specifier on the framework version (empty: all versions), or
+    on the version of the installed distribution ``package`` where the limitation is a converter's
+    (``paddle2onnx``, ``tf2onnx``) rather than the framework's.
     """
 
     reason: str
@@ -56,6 +58,7 @@ class Limitation:
     outcome: Optional[str] = "unsupported"
     versions: str = ""
     reference: str = ""
+    package: str = ""
 
     def applies(self, error_text: str, phase: str, version: str) -> bool:
         if phase != self.phase or not re.search(self.match, error_text, re.S):
@@ -64,6 +67,10 @@ class Limitation:
             from packaging.specifiers import SpecifierSet
             from packaging.version import Version
 
+            if self.package:
+                from importlib.metadata import version as installed_version
+
+                version = installed_version(self.package)
             return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
         return True
 

@@ -8,10 +8,10 @@ import warnings
 import numpy as np
 import torch
 
-from ..case import flatten
 from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
 from ..ops import MAX_BATCH
-from . import FRAMEWORKS, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register
+from . import FRAMEWORKS, ConvertContext, Framework, Limitation, PathRecord, register
+from .ort import OrtModel
 
 
 def _setup() -> None:
@@ -164,30 +164,6 @@ def _export(ctx: ConvertContext):
 # ------------------------------------------------------------------ ONNX on onnxruntime
 
 
-class _OrtModel:
-    """An onnxruntime session fed by input name; returns the flat list of outputs."""
-
-    def __init__(self, path, device: str, names: list[str]):
-        import onnxruntime as ort
-
-        providers = ["CUDAExecutionProvider"] if device == "cuda" else ["CPUExecutionProvider"]
-        if device == "cuda" and "CUDAExecutionProvider" not in ort.get_available_providers():
-            raise RuntimeError("onnxruntime has no CUDAExecutionProvider here")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=providers)
-        self.names = names
-        self.wanted = [i.name for i in self.session.get_inputs()]
-        unknown = set(self.wanted) - set(names)
-        if unknown:
-            raise RuntimeError(f"ONNX graph has inputs {sorted(unknown)} that are not model inputs {names}")
-
-    def __call__(self, *args, **kwargs):
-        leaves = dict(zip(self.names, (t.detach().cpu().numpy() for t in flatten(list(args)))))
-        return FlatOutputs(self.session.run(None, {n: leaves[n] for n in self.wanted}))
-
-
 def _onnx(dynamo: bool):
     def convert(ctx: ConvertContext):
         path = ctx.workdir / ("model_dynamo.onnx" if dynamo else "model_torchscript.onnx")
@@ -203,7 +179,7 @@ def _onnx(dynamo: bool):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             torch.onnx.export(ctx.model, tuple(ctx.args), str(path), **kw)
-        return _OrtModel(path, ctx.device, names)
+        return OrtModel(path, ctx.device, names, _to_numpy)
     return convert
 
 
