@@ -1,44 +1,72 @@
 """Replay the regression corpus in ``cases/``: every file, every path it names, its recorded outcome.
 
 An expectation applies where the installed framework version matches its ``versions`` specifier;
-elsewhere the test skips and says why. A changed outcome fails, so an upstream fix (or a new
-regression) is noticed and the file is updated deliberately.
+elsewhere the test skips and says why. Expected bugs (``mismatch``, ``conversion_error``,
+``runtime_error``, ``timeout``, ``crash``) are strict xfails: the bug still there is an xfail naming
+its upstream issue; the path now passing is an unexpected pass that fails the run (fixed upstream:
+update the case file's expectation); another outcome fails the run too. Other expectations
+(``pass``, ``unsupported``, ``expected_divergence``) are asserted as they are. A malformed case file
+fails its own test with a message naming the file and field; the other cases run on.
 """
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-from packaging.specifiers import SpecifierSet
-from packaging.version import Version
 
-from conformance.case import Case
-from conformance.paths import PATHS, load_framework, missing_requirements
-from conformance.runner import check
+from conformance.corpus import CaseFileError, load_case_file, replay
+from conformance.paths import PATHS, UnknownPathError, framework_available, load_framework, missing_requirements
+from conformance.runner import FINDINGS
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
 
 
+class KnownBug(Exception):
+    """The recorded bug is still there (the strict xfail expects exactly this)."""
+
+
 def _expectations():
     for file in sorted(CASES.glob("*.json")):
-        doc = json.loads(file.read_text())
-        for path_id, want in doc["expected"].items():
-            yield pytest.param(file, path_id, want, id=f"{file.stem}-{path_id}")
+        try:
+            case_file = load_case_file(file)
+        except CaseFileError as e:
+            yield pytest.param(file, None, e, id=f"{file.stem}-malformed")
+            continue
+        for path_id in case_file.expected:
+            yield pytest.param(file, path_id, case_file, id=f"{file.stem}-{path_id}")
 
 
-@pytest.mark.parametrize("file, path_id, want", list(_expectations()))
-def test_case_outcome(file, path_id, want):
+@pytest.mark.parametrize("file, path_id, case_file", list(_expectations()))
+def test_case_outcome(request, file, path_id, case_file):
+    if isinstance(case_file, CaseFileError):
+        pytest.fail(str(case_file), pytrace=False)
     framework = path_id.split(".")[0]
-    if importlib.util.find_spec(framework) is None:
+    if not framework_available(framework):
         pytest.skip(f"{framework} is not installed")
-    fw = load_framework(framework)
-    version = Version(fw.version().split("+")[0])
-    if want.get("versions") and not SpecifierSet(want["versions"]).contains(version, prereleases=True):
-        pytest.skip(f"expectation is for {framework} {want['versions']}, installed {version}")
-    path = PATHS[path_id]
+    try:
+        fw = load_framework(framework)
+    except (ImportError, UnknownPathError) as e:
+        pytest.skip(f"{framework} paths are not available here: {e}")
+    version = fw.version()
+    want = case_file.expectation(path_id, version)
+    if want is None:
+        pytest.skip(f"no expectation for {framework} {version} (recorded for "
+                    f"{', '.join(e.versions for e in case_file.expected[path_id])})")
+    path = PATHS.get(path_id)
+    if path is None:
+        pytest.fail(f"{file.name}: expected[{path_id!r}]: no such path; known: {', '.join(PATHS)}", pytrace=False)
     if missing_requirements(path):
         pytest.skip(f"{path_id} needs {', '.join(missing_requirements(path))}")
-    case = Case.from_dict(json.loads(file.read_text())["case"])
-    record = check(case, path)
-    assert record["outcome"] == want["outcome"], record["detail"]["message"]
+    if want.outcome in FINDINGS:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, raises=KnownBug,
+            reason=f"known bug ({case_file.source}): {want.outcome} on {framework} {want.versions or 'any version'}; "
+                   f"an unexpected pass means it was fixed: update {file.name}"))
+    record = replay(case_file, path)
+    message = (record["detail"].get("message") or "")[:1500]
+    if want.outcome in FINDINGS and record["outcome"] == want.outcome:
+        raise KnownBug(f"{case_file.summary}\n{message}")
+    expected = "pass" if want.outcome in FINDINGS else want.outcome
+    assert record["outcome"] == expected, (
+        f"{file.name} {path_id}: recorded {want.outcome}, now {record['outcome']}: {message}\n"
+        f"case: {json.dumps(case_file.summary)}")
