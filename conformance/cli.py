@@ -253,6 +253,10 @@ def cmd_replay(args) -> int:
     from .runner import run_case
 
     console = _console()
+    from .corpus import is_model_file, replay_model_file
+
+    if is_model_file(Path(args.file)):  # a hand-written model from cases/
+        return replay_model_file(Path(args.file), _available_paths(console, args), args.device, console)
     cases = _load_cases(Path(args.file), args.case_id, args.index)
     if len(cases) > 1 and args.case_id is None and args.index is None:
         console.print(f"{len(cases)} cases in {args.file}; replaying all (choose one with --case-id or --index)")

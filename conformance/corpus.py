@@ -368,3 +368,38 @@ def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> di
     first = next((e for e in entries if e["outcome"] == outcome and e.get("message")), None)
     return finish(record, outcome, f"call {first['index']}: {first['message']}" if first else "")
 
+
+
+def is_model_file(file: Path) -> bool:
+    """Is this a case file with a hand-written model (``conformance replay`` hands those to
+    :func:`replay_model_file`)? False for anything else, including files that do not parse."""
+    if file.suffix != ".json":
+        return False
+    try:
+        doc = json.loads(file.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and "model" in doc
+
+
+def replay_model_file(file: Path, paths: list, device: str, console) -> int:
+    """``conformance replay`` of a hand-written model case: one line per path; exit status 1 on findings."""
+    from .runner import FINDINGS
+
+    try:
+        case_file = load_case_file(file)
+    except CaseFileError as e:
+        raise SystemExit(f"conformance: {e}")
+    framework = case_file.model.framework
+    chosen = [p for p in paths if p.framework == framework and not p.reference]
+    if not chosen:
+        raise SystemExit(f"conformance: {file} is a {framework} model: choose {framework} paths "
+                         f"(--frameworks {framework})")
+    outcomes = []
+    for path in chosen:
+        record = replay(case_file, path, device)
+        outcomes.append(record["outcome"])
+        msg = (record["detail"].get("message") or "").strip().splitlines()
+        console.print(f"{file.stem}  {path.id:<24} {record['outcome']:<20} {msg[0][:160] if msg else ''}",
+                      markup=False, highlight=False)
+    return 1 if any(o in FINDINGS for o in outcomes) else 0

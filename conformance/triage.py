@@ -66,8 +66,9 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = re.sub(r"0x[0-9a-fA-F]+", "<addr>", text)
     text = re.sub(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+~-]+){2,}[/\\]?", "<path>", text)
     text = re.sub(r"\b[0-9a-f]{12}\b", "<id>", text)
-    for name in sorted(set(names), key=len, reverse=True):
-        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", "<name>", text)
+    for name in sorted(set(names), key=len, reverse=True):  # quoted, or bare where it cannot be a word
+        quoted = rf"(?<=['\"`]){re.escape(name)}(?=['\"`])"
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)" if re.search(r"[\d_]", name) else quoted, "<name>", text)
     text = re.sub(r"(?<![\w.])[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", "<n>", text)
     return re.sub(r"\s+", " ", text).strip()[:240]
 

@@ -1,0 +1,495 @@
+"""Triage: failure signatures, the reducer, buckets, standalone reproducers, and the corpus format."""
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.case import Case, InputSet
+from conformance.corpus import CaseFileError, load_case_file, parse_case
+from conformance.ir import (DictSpec, For, Get, If, Input, Kwarg, KwargCond, OpStmt, OutSeq, OutVar, Param, Program,
+                            SeqSpec, TensorCond, TensorSpec, While)
+from conformance.triage import Bucket, failure_key, normalise, signature
+from conformance.validate import check_program
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def T(*shape):
+    return TensorSpec(tuple(shape))
+
+
+def _record(outcome, message="", program=None, **detail):
+    rec = {"framework": "torch", "path": "script", "outcome": outcome, "detail": {"message": message, **detail}}
+    if program is not None:
+        rec["case"] = Case(program, (InputSet("example", 1, 0),)).to_dict()
+    return rec
+
+
+def _program(names=("x0", "v0")):
+    return Program(0, (Input(names[0], T(2)),), (), (), (Get(names[1], names[0]),), OutVar(names[1]))
+
+
+# ------------------------------------------------------------------ signatures (no framework needed)
+
+
+def test_normalise_blanks_what_varies_between_occurrences():
+    a = ("TypeError: cannot convert Model at 0x7fc8bbe42310: input 'x2' is a dict "
+         "(/tmp/conformance-0/torch/1a2b3c4d5e6f/model.py, line 44)")
+    b = "TypeError: cannot convert Model at 0x7f00aa: input 'x0' is a dict (/home/u/cache/9f8e7d6c5b4a/model.py, line 7)"
+    assert normalise(a, {"x2"}) == normalise(b, {"x0"})
+    assert normalise(a, {"x2"}).startswith("TypeError: cannot convert Model at <addr>: input '<name>' is a dict")
+    assert normalise("ValueError: shapes [2, 3] and [4] do not broadcast") != normalise(a, {"x2"})
+    assert normalise("float32 of 3 in aten.add.Tensor") == "float32 of <n> in aten.add.Tensor"  # names keep digits
+
+
+def test_export_errors_are_keyed_by_the_error_they_wrap():
+    def wrapped(inner):
+        return ("TorchExportError: Failed to export the model with torch.export. This is step 1/3 ...\n"
+                f"- Debug `torch.export.export`\n\n## Exception summary\n\n{inner}\n\n(Refer to the full stack trace)")
+
+    one = failure_key(_record("conversion_error", wrapped("<class 'TypeError'>: missing a required argument: 'x2'"),
+                              _program(("x2", "v0"))))
+    two = failure_key(_record("conversion_error", wrapped("<class 'TypeError'>: missing a required argument: 'x7'"),
+                              _program(("x7", "v3"))))
+    other = failure_key(_record("conversion_error", wrapped("<class 'UserError'>: Detected mismatch"), _program()))
+    assert one == two == "TorchExportError: <class 'TypeError'>: missing a required argument: '<name>'"
+    assert other != one
+    runtime = failure_key(_record("runtime_error", "batch inputs: RuntimeError: shape '[6, 2]' is invalid"))
+    assert runtime == "RuntimeError: shape '[<n>, <n>]' is invalid"  # which input set showed it is not the key
+
+
+def test_a_mismatch_is_keyed_by_the_kind_of_divergence():
+    def mismatch(kind, role="example", **extra):
+        entry = {"role": role, "outcome": "mismatch", "report": {"kind": kind}, **extra}
+        return _record("mismatch", f"{role} inputs: ...", inputs=[{"role": "example", "outcome": "pass"}, entry])
+
+    assert failure_key(mismatch("value")) == failure_key(mismatch("value", role="batch")) == "value differs from eager"
+    assert failure_key(mismatch("shape")) != failure_key(mismatch("value"))
+    assert failure_key(mismatch("value", flaky=True)) == "value differs from eager (flaky)"
+    frozen = mismatch("value", frozen_report={"kind": "nonfinite"})
+    assert failure_key(frozen) == "nonfinite differs from eager, also from eager replayed on the example's path"
+
+
+def test_a_crash_is_keyed_by_its_signal():
+    assert failure_key(_record("crash", "the worker process died (signal SIGSEGV)")) == "SIGSEGV"
+    assert failure_key(_record("timeout", "ran past 3 s")) == "timeout"
+    assert signature(_record("crash", "the process died (signal SIGSEGV)")) == \
+        signature(_record("crash", "the worker process died while running torch.x (signal SIGSEGV)"))
+
+
+# ------------------------------------------------------------------ the reducer (torch, planted paths)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    pytest.importorskip("torch")
+    import tests.planted_triage  # noqa: F401 - registers the planted paths
+    from conformance.paths import PATHS
+    from conformance.runner import check
+
+    return lambda case, path_id: check(case, PATHS[path_id])
+
+
+def _while_case(seed=3, extra=True):
+    """14 statements around a while loop that runs 3 to 8 times (kwargs, a nested input, a weight)."""
+    body = (Get("v0", "x0"), Get("v1", "x1", (0,)), Get("v2", "x1", (1,)),
+            OpStmt("v3", "add", ("v0", "v2")),
+            OpStmt("v4", "linear", ("v3",), (("out_features", 3),), ("w0", "b0")),
+            If(KwargCond("k0", "truth"), (OpStmt("v3", "tanh", ("v3",)),), (OpStmt("v3", "neg", ("v3",)),)),
+            For("i0", "n", (OpStmt("v3", "add", ("v3", "v1")),)),
+            OpStmt("v5", "abs", ("v3",)),
+            While(TensorCond("v5", "sum", "<", 30.0), 8, "c0", (OpStmt("v5", "add_scalar", ("v5",), (("c", 1.0),)),)),
+            OpStmt("v6", "relu", ("v4",)))
+    program = Program(seed, (Input("x0", T("B", 4)), Input("x1", SeqSpec("tuple", (T(4), T("B", 4))))),
+                      (Kwarg("k0", "bool", True, (True, False)), Kwarg("n", "int", 2, (1, 3))),
+                      (Param("w0", (3, 4)), Param("b0", (3,))), body,
+                      OutSeq("tuple", (OutVar("v5"), OutVar("v6"), OutVar("v3"))))
+    check_program(program)
+    return Case(program, (InputSet("example", 2, 0), InputSet("values", 2, 1), InputSet("batch", 3, 2)))
+
+
+def test_reducer_shrinks_a_planted_while_divergence_to_a_few_statements(planted):
+    from conformance.reduce import reduce_case
+
+    case = _while_case()
+    original = planted(case, "torch.planted_while")
+    assert original["outcome"] == "mismatch"
+    ran = []
+
+    def run(candidate):
+        check_program(candidate.program)  # every candidate the reducer runs type-checks
+        ran.append(candidate)
+        return planted(candidate, "torch.planted_while")
+
+    red = reduce_case(case, lambda r: r["outcome"] == "mismatch", run, record=original, max_seconds=120)
+    assert red.complete and red.tried == len(ran) > red.kept > 0
+    assert red.size_before == 14 and red.size <= 3
+    assert "while_tensor" in red.case.program.constructs()
+    assert red.record["outcome"] == "mismatch" and len(red.case.inputs) == 1
+    assert len(red.case.program.input_leaves()) == 1 and not red.case.program.kwargs and not red.case.program.params
+    assert planted(red.case, "torch.planted_while")["outcome"] == "mismatch"
+
+
+def test_reducer_keeps_the_case_when_nothing_smaller_fails_the_same_way(planted):
+    from conformance.reduce import reduce_case
+
+    case = _while_case()
+    red = reduce_case(case, lambda r: r["outcome"] == "conversion_error", lambda c: planted(c, "torch.planted_while"),
+                      max_seconds=120)
+    assert red.case == case and red.kept == 0 and red.tried > 0 and red.complete
+    timed_out = reduce_case(case, lambda r: True, lambda c: planted(c, "torch.planted_while"), max_seconds=0)
+    assert timed_out.case == case and timed_out.tried == 0 and not timed_out.complete
+
+
+def _fault_cases():
+    """Two cases per fault of ``planted_faults``: the while cap, sigmoid, a dict input (other names)."""
+    cases = [_while_case(seed=3), _while_case(seed=5)]
+    for seed, name in ((1, "x0"), (2, "y")):
+        body = (Get("a", name), OpStmt("b", "mul_scalar", ("a",), (("c", 2.0),)), OpStmt("c", "sigmoid", ("b",)))
+        cases.append(Case(Program(seed, (Input(name, T(3, 2)),), (), (), body, OutVar("c")),
+                          (InputSet("example", 1, 0),)))
+    for seed, (name, key) in ((1, ("x0", "k0")), (2, ("feats", "mask"))):
+        body = (Get("a", name, (key,)), OpStmt("b", "relu", ("a",)))
+        cases.append(Case(Program(seed, (Input(name, DictSpec(((key, T(2)),))),), (), (), body, OutVar("b")),
+                          (InputSet("example", 1, 0),)))
+    return cases
+
+
+def test_triage_makes_one_bucket_per_fault(planted):
+    from conformance.triage import triage
+
+    records = []
+    for i, case in enumerate(_fault_cases()):
+        rec = planted(case, "torch.planted_faults")
+        rec.update(seed=0, index=i)
+        records.append(rec)
+    assert [r["outcome"] for r in records] == ["mismatch"] * 4 + ["conversion_error"] * 2
+    lines = []
+    buckets = triage(records + [dict(records[0], outcome="pass")], planted, max_seconds=300, progress=lines.append)
+    assert len(buckets) == 3, [b.signature for b in buckets]
+    by_feature = {("while" if "while_tensor" in b.signature.constructs else
+                   "sigmoid" if "sigmoid" in b.signature.ops else "dict"): b for b in buckets}
+    assert set(by_feature) == {"while", "sigmoid", "dict"}
+    assert all(len(b.findings) == 2 and b.minimised for b in buckets)
+    assert by_feature["while"].first_seen == {"case_id": records[0]["case_id"], "seed": 0, "index": 0}
+    assert by_feature["dict"].signature.outcome == "conversion_error"
+    assert by_feature["dict"].signature.key == "TypeError: cannot convert Model at <addr>: input '<name>' is a dict"
+    assert by_feature["while"].case.program.size() <= 3 and any("->" in line for line in lines)
+
+
+# ------------------------------------------------------------------ reproducers
+
+
+def _env_without_conformance(tmp_path) -> Path:
+    """A virtual environment that has torch and numpy (their site-packages folder on its path) but
+    neither this project nor its editable install."""
+    import numpy
+    import torch
+
+    env = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    python = env / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    dirs = {str(Path(m.__file__).resolve().parent.parent) for m in (torch, numpy)}
+    (Path(site) / "frameworks.pth").write_text("\n".join(sorted(dirs)) + "\n")
+    return python
+
+
+def _run(python, folder):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+    return subprocess.run([str(python), "-I", "repro.py"], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture(scope="module")
+def while_bucket(planted):
+    from conformance.reduce import reduce_case
+
+    case = _while_case()
+    first = planted(case, "torch.planted_while")
+    red = reduce_case(case, lambda r: r["outcome"] == "mismatch", lambda c: planted(c, "torch.planted_while"),
+                      record=first, max_seconds=120)
+    first.update(seed=0, index=0)
+    return Bucket(signature(first).with_program(red.case.program), [first], red.case, red.record, red.to_dict())
+
+
+def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_path):
+    from conformance.triage import write_bucket
+
+    folder = write_bucket(while_bucket, tmp_path / "bucket", verify=False)
+    assert {"bucket.json", "case.json", "repro.py", "example.npz", "REPORT.md"} <= {p.name for p in folder.iterdir()}
+    tree = ast.parse((folder / "repro.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= {"os", "sys", "json", "traceback", "typing", "numpy", "torch", "inspect", "re"}, imported
+    python = _env_without_conformance(tmp_path)
+    probe = subprocess.run([str(python), "-I", "-c", "import torch, numpy\ntry:\n    import conformance\n"
+                            "except ImportError:\n    print('no conformance')"], capture_output=True, text=True)
+    assert probe.stdout.strip() == "no conformance", probe.stderr
+    shutil.copytree(folder, tmp_path / "elsewhere")  # nothing but the folder is needed
+    proc = _run(python, tmp_path / "elsewhere")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "eager:" in proc.stdout and "converted:" in proc.stdout and "difference: output 0:" in proc.stdout
+    assert "FAILED: torch.planted_while differs from eager" in proc.stdout
+    report = (folder / "REPORT.md").read_text()
+    assert "## Expected" in report and "## Actual" in report and "while" in report and "torch 2." in report
+
+
+def test_repro_agrees_where_the_path_agrees(while_bucket, tmp_path):
+    from conformance.triage import Signature, write_bucket
+
+    sig = while_bucket.signature
+    script = Bucket(Signature("torch", "script", sig.outcome, sig.key, sig.ops, sig.constructs),
+                    while_bucket.findings, while_bucket.case, while_bucket.record)
+    folder = write_bucket(script, tmp_path / "script", verify=True)
+    assert script.repro["verified"] is False and script.repro["exit_code"] == 0, script.repro["output_tail"]
+    assert "OK: torch.script agrees with eager" in script.repro["output_tail"]
+    assert json.loads((folder / "bucket.json").read_text())["repro"]["exit_code"] == 0
+
+
+def test_repro_of_a_real_path_shows_its_bug(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from conformance.paths import PATHS, load_framework
+    from conformance.runner import check
+    from conformance.triage import write_bucket
+
+    load_framework("torch")
+    case = load_case_file(ROOT / "cases" / "torch-onnx-dynamo-shape-branch-silently-frozen.json").case
+    rec = check(case, PATHS["torch.onnx_dynamo"])
+    assert rec["outcome"] == "mismatch"
+    rec.update(seed=None, index=None)
+    bucket = Bucket(signature(rec).with_program(case.program), [rec], case, rec)
+    folder = write_bucket(bucket, tmp_path / "onnx", verify=True)
+    assert (folder / "inputs.npz").exists()  # the batch input set shows it, not the example
+    assert bucket.repro["verified"] is True, bucket.repro["output_tail"]
+    assert "difference: output 0:" in bucket.repro["output_tail"]
+
+
+def _passing_case():
+    body = (Get("a", "x0"), Get("b", "x1", (0,)), OpStmt("c", "mul", ("a", "b")),
+            If(KwargCond("k0", "truth"), (OpStmt("c", "relu", ("c",)),)), OpStmt("d", "sigmoid", ("a",)))
+    program = Program(4, (Input("x0", T("B", 3)), Input("x1", SeqSpec("list", (T(3),)))),
+                      (Kwarg("k0", "bool", True, (True, False)),), (), body, OutSeq("tuple", (OutVar("c"), OutVar("d"))))
+    return Case(program, (InputSet("example", 2, 0), InputSet("batch", 4, 1)))
+
+
+#: The torch paths with a reproducer snippet (the compile ones take a while).
+_REPRO_PATHS = ["torch.script", "torch.trace", "torch.export", "torch.onnx_dynamo", "torch.onnx_torchscript",
+                pytest.param("torch.compile", marks=pytest.mark.slow),
+                pytest.param("torch.compile_aot_eager", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("path_id", _REPRO_PATHS)
+def test_repro_snippet_converts_like_its_path(path_id, tmp_path):
+    """A program every torch path converts right: each path's repro.py must agree with eager too
+    (nested inputs, a dynamic dim and a kwarg exercise the snippet's handling of them)."""
+    pytest.importorskip("torch")
+    from conformance.paths import PATHS, load_framework, missing_requirements
+    from conformance.runner import check
+    from conformance.triage import write_bucket
+
+    load_framework("torch")
+    path = PATHS[path_id]
+    assert path.repro, f"{path_id} has no reproducer snippet"
+    if missing_requirements(path):
+        pytest.skip(f"{path_id} needs {', '.join(missing_requirements(path))}")
+    case = _passing_case()
+    rec = check(case, path)
+    assert rec["outcome"] == "pass", rec["detail"]["message"]
+    bucket = Bucket(signature(dict(rec, outcome="mismatch")).with_program(case.program), [rec], case,
+                    {**rec, "detail": {"inputs": [{"index": 1, "outcome": "mismatch"}]}})
+    write_bucket(bucket, tmp_path / "b", verify=True)
+    assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
+    assert f"OK: {path_id} agrees with eager" in bucket.repro["output_tail"]
+
+
+# ------------------------------------------------------------------ the command line and the corpus
+
+
+def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_path):
+    records = []
+    for i, case in enumerate([_while_case(), _fault_cases()[-1]]):
+        path = "torch.planted_while" if i == 0 else "torch.planted_faults"
+        rec = planted(case, path)
+        rec.update(seed=7, index=i)
+        records.append(rec)
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out, cases = tmp_path / "triage", tmp_path / "cases"
+
+    def conformance(*args):
+        return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+
+    proc = conformance("triage", str(results), "--out", str(out), "--load", "tests.planted_triage", "--max-seconds",
+                       "120", "--save", str(cases), "--corpus", str(cases))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 bucket(s)" in proc.stdout and "saved as" in proc.stdout
+    folders = sorted(p for p in out.iterdir() if p.is_dir() and p.name != "logs")
+    assert len(folders) == 2
+    for folder in folders:
+        assert {"bucket.json", "case.json", "repro.py", "REPORT.md", "example.npz"} <= {p.name for p in folder.iterdir()}
+        assert json.loads((folder / "bucket.json").read_text())["repro"]["verified"] is True
+    saved = sorted(cases.glob("*.json"))
+    assert [load_case_file(f).expected for f in saved] and len(saved) == 2
+    outcomes = {next(iter(load_case_file(f).expected.values()))[0].outcome for f in saved}
+    assert outcomes == {"mismatch", "conversion_error"}
+    assert all(load_case_file(f).expected[next(iter(load_case_file(f).expected))][0].versions.startswith(">=2.")
+               for f in saved)
+    again = conformance("triage", str(out), "--save", str(cases), "--corpus", str(cases))
+    assert again.returncode == 0 and again.stdout.count("already in the corpus") == 2, again.stdout + again.stderr
+    replay = conformance("replay", str(saved[0]), "--load", "tests.planted_triage", "--paths",
+                         "planted_while,planted_faults")
+    assert replay.returncode == 1  # still a finding
+    from conformance.report import read_triage
+
+    assert {b.path for b in read_triage(out)} == {"torch.planted_while", "torch.planted_faults"}
+
+
+_GOOD_CASE = {"summary": "s", "source": "https://example.org/1",
+              "model": {"framework": "torch", "source": ["class Model: pass", "INPUTS = []"]},
+              "expected": {"torch.script": {"outcome": "pass", "versions": ">=2.13"}}}
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: ["not", "an", "object"], "(top level)"),
+    (lambda d: {**d, "expect": {}}, "expect"),
+    (lambda d: {**d, "summary": ""}, "summary"),
+    (lambda d: {**d, "case": {}}, "case/model"),
+    (lambda d: {k: v for k, v in d.items() if k != "model"} | {"case": {"program": {}, "inputs": []}}, "case"),
+    (lambda d: {**d, "expected": {"torch.script": {"outcome": "wrong"}}}, "expected['torch.script'].outcome"),
+    (lambda d: {**d, "expected": {"torch.script": {"outcome": "pass", "versions": "two"}}},
+     "expected['torch.script'].versions"),
+    (lambda d: {**d, "expected": {"jax.jit": {"outcome": "pass"}}}, "expected['jax.jit']"),
+    (lambda d: {**d, "expected": {"paddle.to_static": {"outcome": "pass"}}}, "expected['paddle.to_static']"),
+    (lambda d: {**d, "expected": {"torch.script": [{"outcome": "pass"}, {"outcome": "pass", "when": 1}]}},
+     "expected['torch.script'][1]"),
+    (lambda d: {**d, "model": {"framework": "torch", "source": "class Model(:\n"}}, "model.source"),
+    (lambda d: {**d, "model": {"framework": "torch", "source": "class Model: pass\n"}}, "model.source"),
+    (lambda d: {**d, "model": {"framework": "mxnet", "source": "x"}}, "model.framework"),
+])
+def test_a_malformed_case_file_names_the_file_and_field(tmp_path, change, field):
+    parse_case(_GOOD_CASE, "good.json")
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(change(dict(_GOOD_CASE))))
+    with pytest.raises(CaseFileError) as e:
+        load_case_file(file)
+    assert str(e.value).startswith(f"{file}: {field}:"), str(e.value)
+
+
+def test_a_case_file_that_is_not_json_is_named(tmp_path):
+    file = tmp_path / "broken.json"
+    file.write_text("{\"summary\": ")
+    with pytest.raises(CaseFileError, match=r"broken.json: not valid JSON"):
+        load_case_file(file)
+
+
+def test_loading_a_case_file_runs_none_of_its_code(tmp_path):
+    marker = tmp_path / "ran"
+    doc = dict(_GOOD_CASE, model={"framework": "torch", "source": [
+        f"open({str(marker)!r}, 'w').write('x')", "class Model: pass", "INPUTS = []"]})
+    file = tmp_path / "case.json"
+    file.write_text(json.dumps(doc))
+    assert load_case_file(file).model.source.startswith("open(")
+    assert not marker.exists()
+
+
+def test_a_hand_written_model_is_judged_call_by_call():
+    pytest.importorskip("torch")
+    from conformance.corpus import ModelSource, check_model
+    from conformance.paths import PATHS, load_framework
+
+    load_framework("torch")
+    source = "\n".join([
+        "import numpy as np", "import torch", "", "",
+        "class Model(torch.nn.Module):",
+        "    def __init__(self):",
+        "        super().__init__()",
+        "        self.scale = 1.0",
+        "",
+        "    def forward(self, x, m: int = 1):",
+        "        if bool((x < 0).any()):",
+        "            raise ValueError('negative input')",
+        "        return x * self.scale * (1 / m)",
+        "",
+        "",
+        "def before_call(model, index):",
+        "    model.scale = 2.0 if index == 1 else 1.0",
+        "",
+        "",
+        "INPUTS = [([np.ones(3, np.float32)], {}), ([np.ones(3, np.float32)], {}), ([-np.ones(3, np.float32)], {})]"])
+    # script copies the attribute when it converts: the change before call 1 does not reach it;
+    # on call 2 both raise, which agrees
+    record = check_model(ModelSource("torch", source), PATHS["torch.script"])
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "mismatch", "pass"]
+    assert record["outcome"] == "mismatch" and record["detail"]["message"].startswith("call 1:")
+    unchanged = source.replace("2.0 if index == 1 else 1.0", "1.0")
+    assert check_model(ModelSource("torch", unchanged), PATHS["torch.script"])["outcome"] == "pass"
+    # 1 / 0 raises ZeroDivisionError in Python; TorchScript returns inf: a result where eager raises
+    divide = unchanged.replace("([-np.ones(3, np.float32)], {})", "([np.ones(3, np.float32)], {'m': 0})")
+    record = check_model(ModelSource("torch", divide), PATHS["torch.script"])
+    assert record["outcome"] == "mismatch" and "returns a result where eager raises ZeroDivisionError" in \
+        record["detail"]["message"]
+
+
+def test_expected_bugs_are_strict_xfails(tmp_path):
+    """The corpus suite itself, on three cases: a bug still there (xfail), a 'bug' that passes
+    (an unexpected pass fails the run), and a pass (passes)."""
+    pytest.importorskip("torch")
+    (tmp_path / "oracles").mkdir()
+    shutil.copy(ROOT / "oracles" / "test_cases.py", tmp_path / "oracles" / "test_cases.py")
+    (tmp_path / "cases").mkdir()
+    bug = json.loads((ROOT / "cases" / "torch-script-int-arithmetic-rough-edges.json").read_text())
+    (tmp_path / "cases" / "still-there.json").write_text(json.dumps(bug))
+    fixed = dict(bug, expected={"torch.script": {"outcome": "mismatch"}},
+                 model={"framework": "torch", "source": [
+                     "import numpy as np", "import torch", "", "",
+                     "class Model(torch.nn.Module):", "    def forward(self, x):", "        return x + 1", "", "",
+                     "INPUTS = [([np.ones(2, np.float32)], {})]"]})
+    (tmp_path / "cases" / "fixed-upstream.json").write_text(json.dumps(fixed))
+    (tmp_path / "cases" / "passes.json").write_text(json.dumps(dict(fixed, expected={"torch.script": {"outcome": "pass"}})))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rxX",
+                           "oracles/test_cases.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "1 failed, 1 passed, 1 xfailed" in proc.stdout, proc.stdout + proc.stderr
+    assert "[XPASS(strict)] known bug" in proc.stdout and "fixed-upstream" in proc.stdout
+
+
+# ------------------------------------------------------------------ a whole campaign (slow)
+
+
+@pytest.mark.slow
+def test_a_campaign_with_planted_faults_triages_to_one_bucket_per_fault(tmp_path):
+    pytest.importorskip("torch")
+
+    def conformance(*args):
+        return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=900)
+
+    runs = tmp_path / "campaign"
+    proc = conformance("fuzz", "--load", "tests.planted_triage", "--paths", "planted_while,planted_faults",
+                       "--max-cases", "200", "--seed", "1", "--workers", "1", "--budget", "600", "--out", str(runs))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = tmp_path / "triage"
+    proc = conformance("triage", str(runs), "--out", str(out), "--load", "tests.planted_triage", "--max-seconds",
+                       "600", "--reduce-seconds", "60")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    from conformance.triage import read_buckets
+
+    buckets = {(b.signature.path, b.signature.outcome): b for b in read_buckets(out)}
+    # planted_while: the while cap; planted_faults: its sigmoid and dict faults (its while cap only
+    # shows together with sigmoid in this campaign)
+    assert set(buckets) == {("planted_while", "mismatch"), ("planted_faults", "mismatch"),
+                            ("planted_faults", "conversion_error")}, list(buckets)
+    assert len(read_buckets(out)) == 3
+    loop = buckets[("planted_while", "mismatch")]
+    assert "while_tensor" in loop.signature.constructs and loop.case.program.size() <= 3
+    assert "sigmoid" in buckets[("planted_faults", "mismatch")].signature.ops
+    assert all(b.repro["verified"] for b in buckets.values())
