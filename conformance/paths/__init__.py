@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
-FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle"}
+FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
+                     "tf": "conformance.paths.tf"}
 
 #: What a path may be documented to specialise on.
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")

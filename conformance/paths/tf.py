@@ -1,0 +1,413 @@
+"""TensorFlow conversion paths: eager (the reference), ``tf.function`` (AutoGraph) with the input
+signature, ``tf.function(jit_compile=True)`` (XLA), a SavedModel round trip, and tf2onnx run on
+onnxruntime.
+
+Every traced path is given the ``input_signature`` a user writes by hand for the model
+(:func:`input_signature`): nested lists, tuples and dicts of ``tf.TensorSpec``, ``None`` for the
+dynamic (batch) dim. A ``tf.function`` with an input signature refuses any other value of a Python
+argument than its default, so non-tensor arguments are bound as Python values at trace time, as
+AutoGraph users bind them (``functools.partial``): every kwargs value a case runs with gets its own
+traced function, and each must give the eager answer. The SavedModel keeps one concrete function per
+kwargs value of the case and the loaded model must dispatch each call to the right one; the ONNX
+graph is exported for the example's kwargs (``specializes={"kwargs"}``).
+
+How often each ``tf.function`` traced is recorded in ``detail.counters`` (after conversion) and
+``detail.inputs[].counters`` (after each input set): a new kwargs value traces once more, a new batch
+size within the signature never does.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # C++ INFO and WARNING lines would crowd the captured output
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+from ..ir import DYNAMIC, DictSpec, Get, If, OpStmt, Program, SeqSpec, ShapeCond, Spec, TensorSpec, spec_leaves  # noqa: E402
+from ..ops import OPS  # noqa: E402
+from ..validate import op_arg_types  # noqa: E402
+from . import FRAMEWORKS, ConvertContext, Framework, Limitation, PathRecord, register  # noqa: E402
+from .ort import OrtModel  # noqa: E402
+
+_DTYPES = {"float32": tf.float32, "int64": tf.int64, "bool": tf.bool}
+_threads_set = False
+
+
+def _setup() -> None:
+    """One intra-op and one inter-op thread (a campaign runs one worker per core), quiet logs."""
+    global _threads_set
+    if not _threads_set:
+        _threads_set = True
+        try:
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            tf.config.threading.set_inter_op_parallelism_threads(1)
+        except RuntimeError:  # TensorFlow already ran something in this process: its pools are fixed
+            pass
+        tf.get_logger().setLevel(logging.ERROR)
+        tf.autograph.set_verbosity(0)
+        logging.getLogger("tf2onnx").setLevel(logging.ERROR)
+
+
+def _device(device: str):
+    return tf.device("/GPU:0" if device == "cuda" else "/CPU:0")
+
+
+def _device_of(args) -> str:
+    """Where the (nested) tensor arguments live: the device a call runs on."""
+    leaves = tf.nest.flatten(args)
+    return "cuda" if leaves and "GPU" in getattr(leaves[0], "device", "") else "cpu"
+
+
+def _to_tensor(a: np.ndarray, device: str, fp64: bool):
+    if fp64 and a.dtype.kind == "f":
+        a = a.astype(np.float64)
+    with _device(device):
+        return tf.constant(a)  # a copy of the array (TensorFlow tensors are immutable anyway)
+
+
+def _to_numpy(x):
+    if isinstance(x, (tf.Tensor, tf.Variable)):
+        return x.numpy().copy()
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_numpy(i) for i in x)
+    if isinstance(x, dict):
+        return {k: _to_numpy(v) for k, v in x.items()}
+    return np.asarray(x)
+
+
+def _prepare(model, device: str, fp64: bool):
+    # weights are tf.Variables in the rendered dtype (float64 in the fp64 variant); nothing to move
+    return model
+
+
+def _call(model, args, kwargs):
+    with _device(_device_of(args)):
+        return model(*args, **kwargs)
+
+
+def _devices() -> list[str]:
+    return ["cpu"] + (["cuda"] if tf.config.list_physical_devices("GPU") else [])
+
+
+def _versions() -> dict:
+    out = {"tensorflow": tf.__version__}
+    for mod in ("tf2onnx", "onnxruntime", "onnx"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except ImportError:
+            pass
+    return out
+
+
+_REPRO_FRAMEWORK = '''
+def make_model():
+    return Model()
+
+
+def call(fn, args, kwargs):
+    return fn(*args, **kwargs)
+
+
+def to_numpy(x):
+    return x.numpy() if isinstance(x, (tf.Tensor, tf.Variable)) else np.asarray(x)
+
+
+def signature(args):
+    """The input_signature of args: nested tf.TensorSpec, None on the dynamic axes (the batch)."""
+    names = iter(LEAF_NAMES)
+
+    def spec(value):
+        if isinstance(value, dict):
+            return {k: spec(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v) for v in value)
+        name = next(names)
+        shape = [None if axis in DYNAMIC_AXES.get(name, ()) else d for axis, d in enumerate(value.shape)]
+        return tf.TensorSpec(shape, value.dtype, name=name)
+
+    return [spec(a) for a in args]
+'''
+
+FRAMEWORKS["tf"] = Framework("tf", lambda: tf.__version__, _to_tensor, _to_numpy, _prepare, _call, _devices,
+                             _setup, _versions, repro=_REPRO_FRAMEWORK)
+
+
+# ------------------------------------------------------------------ the input signature
+
+
+def input_signature(program: Program, names: list[str]) -> list:
+    """The ``input_signature`` a user writes for ``program``'s ``__call__``, one entry per tensor input.
+
+    Each tensor leaf becomes a ``tf.TensorSpec`` (``None`` for the dynamic dim, the leaf's dtype, its
+    flat name from ``names``, which tf2onnx keeps as the ONNX input name), nested in lists, tuples and
+    dicts as the input is.
+    """
+    flat = iter(names)
+
+    def spec(s: Spec):
+        if isinstance(s, TensorSpec):
+            return tf.TensorSpec([None if d == DYNAMIC else d for d in s.shape], _DTYPES[s.dtype], name=next(flat))
+        if isinstance(s, SeqSpec):
+            items = [spec(i) for i in s.items]
+            return items if s.kind == "list" else tuple(items)
+        if isinstance(s, DictSpec):
+            return {k: spec(v) for k, v in s.items}
+        raise TypeError(f"not an input spec: {s!r}")
+
+    return [spec(i.spec) for i in program.inputs]
+
+
+class UnknownStaticDim(TypeError):
+    """The model tests ``x.shape[i] == n`` on a dim that is ``None`` in the input signature.
+
+    While tracing, ``x.shape[i]`` is ``None``, so the test is silently ``False`` whatever the batch
+    (``<`` and ``>`` raise a TypeError instead). TensorFlow documents ``tf.shape(x)`` for dynamic dims.
+    """
+
+
+def check_static_shapes(program: Program) -> None:
+    """Raise :class:`UnknownStaticDim` where a traced model would silently decide a shape test on ``None``."""
+    arg_types = op_arg_types(program)
+    leaves = {i.name: dict(spec_leaves(i.spec)) for i in program.inputs}
+    types: dict[str, set] = {}
+    for s in program.walk():
+        if isinstance(s, Get):
+            types.setdefault(s.out, set()).add(leaves[s.source][tuple(s.path)].type)
+        elif isinstance(s, OpStmt):
+            types.setdefault(s.out, set()).add(OPS[s.op].check(arg_types[id(s)], s.attr))
+    for s in program.walk():
+        c = s.cond if isinstance(s, If) else None
+        if isinstance(c, ShapeCond) and c.cmp == "==" and any(t.shape[c.dim] == DYNAMIC for t in types[c.var]):
+            raise UnknownStaticDim(f"`{c.var}.shape[{c.dim}] == {c.value}` tests the dim that is None in the "
+                                   f"input_signature: while tracing it is `None == {c.value}`, always False")
+
+
+def _kwargs_key(kwargs: dict) -> tuple:
+    return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in kwargs.items()))
+
+
+# ------------------------------------------------------------------ eager, tf.function, XLA
+
+
+def _eager(ctx: ConvertContext):
+    return ctx.model
+
+
+class Traced:
+    """``tf.function`` of a model with an input signature, one per kwargs value it is called with.
+
+    The Python keyword arguments are bound at trace time (``functools.partial``), as AutoGraph users
+    bind them: a new kwargs value makes a new function, which traces once; calls with other tensor
+    values or batch sizes reuse it (the signature has ``None`` for the batch).
+    """
+
+    def __init__(self, model, signature: list, device: str, jit_compile: bool):
+        self.model = model
+        self.signature = signature
+        self.device = device
+        self.jit_compile = jit_compile
+        self.functions: dict = {}
+
+    def function(self, kwargs: dict):
+        key = _kwargs_key(kwargs)
+        if key not in self.functions:
+            self.functions[key] = tf.function(functools.partial(self.model.__call__, **kwargs),
+                                              input_signature=self.signature, jit_compile=self.jit_compile)
+        return self.functions[key]
+
+    def __call__(self, *args, **kwargs):
+        with _device(self.device):
+            return self.function(kwargs)(*args)
+
+    def counters(self) -> dict:
+        """``traces``: traces over all functions; ``functions``: kwargs values seen (one trace each is expected)."""
+        return {"traces": sum(f.experimental_get_tracing_count() for f in self.functions.values()),
+                "functions": len(self.functions)}
+
+
+def _function(jit_compile: bool):
+    def convert(ctx: ConvertContext):
+        check_static_shapes(ctx.program)
+        traced = Traced(ctx.model, input_signature(ctx.program, ctx.tensor_names), ctx.device, jit_compile)
+        traced(*ctx.args, **ctx.kwargs)  # trace (and compile) now: AutoGraph and XLA errors are conversion errors
+        return traced
+    return convert
+
+
+def _run(artifact, args, kwargs):
+    return artifact(*args, **kwargs)
+
+
+def _counters(artifact) -> dict:
+    return artifact.counters()
+
+
+_REPRO_TRACED = '''
+def convert(model, args, kwargs, jit_compile={jit}):
+    import functools
+
+    functions = {{}}  # kwargs value -> tf.function with those Python values bound at trace time
+
+    def run(*args, **kwargs):
+        key = repr(sorted(kwargs.items()))
+        if key not in functions:
+            functions[key] = tf.function(functools.partial(model.__call__, **kwargs),
+                                         input_signature=signature(args), jit_compile=jit_compile)
+        return functions[key](*args)
+    run(*args, **kwargs)  # trace now
+    return run
+'''
+
+
+# ------------------------------------------------------------------ SavedModel
+
+
+class Loaded:
+    """A model loaded with ``tf.saved_model.load``: ``serve`` dispatches on the Python kwargs to the
+    concrete function traced for them before saving."""
+
+    def __init__(self, loaded, device: str, traces: int):
+        self.loaded = loaded
+        self.device = device
+        self.traces = traces
+
+    def __call__(self, *args, **kwargs):
+        with _device(self.device):
+            return self.loaded.serve(*args, **kwargs)
+
+    def counters(self) -> dict:
+        """``traces``: concrete functions traced before saving (one per kwargs value of the case)."""
+        return {"traces": self.traces}
+
+
+def _saved_model(ctx: ConvertContext):
+    """Save with one concrete function per kwargs value of the case (a user saves the signatures they
+    serve), then load the SavedModel from disk into a fresh object."""
+    check_static_shapes(ctx.program)
+    signature = input_signature(ctx.program, ctx.tensor_names)
+    serve = tf.function(ctx.model.__call__)
+    for kwargs in ctx.kwarg_sets or [ctx.kwargs]:
+        serve.get_concrete_function(*signature, **kwargs)
+    traces = serve.experimental_get_tracing_count()
+    holder = tf.Module()
+    holder.model = ctx.model
+    holder.serve = serve
+    path = ctx.workdir / "saved_model"
+    shutil.rmtree(path, ignore_errors=True)
+    with _device(ctx.device):
+        tf.saved_model.save(holder, str(path))  # traces each concrete function once more, to save it
+        return Loaded(tf.saved_model.load(str(path)), ctx.device, traces)
+
+
+_REPRO_SAVED_MODEL = '''
+def convert(model, args, kwargs):
+    serve = tf.function(model.__call__)
+    serve.get_concrete_function(*signature(args), **kwargs)  # one per kwargs value the model will serve
+    holder = tf.Module()
+    holder.model, holder.serve = model, serve
+    path = os.path.join(HERE, "saved_model")
+    tf.saved_model.save(holder, path)
+    return tf.saved_model.load(path).serve
+'''
+
+
+# ------------------------------------------------------------------ tf2onnx on onnxruntime
+
+
+class OnnxNested:
+    """An ONNX model exported by tf2onnx, returning the function's own output structure.
+
+    tf2onnx orders the outputs as ``tf.nest.flatten`` does (dict keys sorted), so they are packed back
+    into the traced function's ``structured_outputs``. Keyword arguments were bound at export.
+    """
+
+    def __init__(self, session: OrtModel, structure):
+        self.session = session
+        self.structure = structure
+
+    def __call__(self, *args, **kwargs):
+        return tf.nest.pack_sequence_as(self.structure, list(self.session(*args)))
+
+
+def _onnx(ctx: ConvertContext):
+    import tf2onnx
+
+    check_static_shapes(ctx.program)
+    signature = input_signature(ctx.program, ctx.tensor_names)
+    fn = tf.function(functools.partial(ctx.model.__call__, **ctx.kwargs), input_signature=signature)
+    path = ctx.workdir / "model.onnx"
+    tf2onnx.convert.from_function(fn, input_signature=signature, output_path=str(path))
+    structure = fn.get_concrete_function().structured_outputs
+    return OnnxNested(OrtModel(path, ctx.device, ctx.tensor_names, _to_numpy), structure)
+
+
+_REPRO_ONNX = '''
+def convert(model, args, kwargs):
+    import functools
+
+    import onnxruntime
+    import tf2onnx
+
+    spec = signature(args)
+    fn = tf.function(functools.partial(model.__call__, **kwargs), input_signature=spec)
+    path = os.path.join(HERE, "model.onnx")
+    tf2onnx.convert.from_function(fn, input_signature=spec, output_path=path)
+    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    wanted = [i.name for i in session.get_inputs()]
+    structure = fn.get_concrete_function().structured_outputs
+
+    def run(*args, **kwargs):  # the flat tensors by name in, tf.nest's flat order out; kwargs were bound
+        feed = dict(zip(LEAF_NAMES, (to_numpy(t) for t in flatten(list(args)))))
+        return tf.nest.pack_sequence_as(structure, session.run(None, {name: feed[name] for name in wanted}))
+    return run
+'''
+
+
+# ------------------------------------------------------------------ the records
+
+_SHAPE_NONE = Limitation(
+    "a Python test on x.shape[i] of the dim that is None in the input_signature: the static shape is "
+    "unknown while tracing, so < and > raise and == is always False (refused before tracing); TensorFlow "
+    "documents tf.shape(x) for dynamic dims",
+    r"TypeError: .*not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'|"
+    r"^UnknownStaticDim: ", reference="https://www.tensorflow.org/api_docs/python/tf/shape")
+_PYTHON_LOOP_BREAK = Limitation(
+    "AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it that "
+    "depends on a tensor", r"break and return statements which depend on a TF condition are not supported "
+    r"in Python for loops", reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+    "autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types")
+_FREEZE_DUPLICATE_FUNCTION = Limitation(
+    "known bug: freezing variables (convert_variables_to_constants_v2, lower_control_flow=False, as tf2onnx "
+    "does) registers a rewritten while-loop condition under a fixed name, so a second model with such a loop "
+    "in the same process fails with 'duplicate function'",
+    r"Attempting to add a duplicate function with name: while_cond_function(_\d+)? where the previous and "
+    r"current definitions differ", outcome=None, versions=">=2.21",
+    reference="found by conformance 2026-11-21 (tensorflow 2.21.0)")
+_ONNX_COND_REPEATED_OUTPUT = Limitation(
+    "known bug (tf2onnx): a tf.cond branch that returns the same tensor twice, e.g. an early `return y, y` "
+    "under a tensor condition, fails with 'Cannot find node with output cond:0'",
+    r"make_sure failure: Cannot find node with output '[^']*cond[^']*:\d+'", outcome=None, versions=">=1.17",
+    package="tf2onnx", reference="found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)")
+
+_TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK)
+_BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
+
+register(
+    PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", _eager, _call, reference=True),
+    PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {_BOUND_NOTE}", _function(False),
+               _run, limitations=_TRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False)),
+    PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
+               _function(True), _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
+               repro=_REPRO_TRACED.format(jit=True)),
+    PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
+               "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
+               repro=_REPRO_SAVED_MODEL),
+    PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
+               _onnx, _run, limitations=_TRACED_LIMITATIONS + (_FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT), specializes=frozenset({"kwargs"}),
+               requires=("tf2onnx", "onnx", "onnxruntime"), repro=_REPRO_ONNX),
+)

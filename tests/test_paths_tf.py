@@ -1,0 +1,176 @@
+"""TensorFlow paths judged end to end: planted wrong paths are caught, kwargs retrace, limitations hold."""
+
+import pytest
+
+pytest.importorskip("tensorflow")
+pytest.importorskip("tf2onnx")
+
+from conformance.case import Case, InputSet  # noqa: E402
+from conformance.ir import (Break, Get, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
+                            SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
+from conformance.paths import PATHS, select_paths  # noqa: E402
+from conformance.runner import check, prepare, run_path  # noqa: E402
+
+from . import planted_tf  # noqa: E402,F401 - registers the planted paths
+
+TRACED = ["tf.function", "tf.xla", "tf.saved_model", "tf.onnx"]
+
+
+def _kwarg_program() -> Program:
+    """if flag: relu(x) * alpha else: -x, x: float32[B, 3] — the answer depends on both kwargs."""
+    return Program(
+        seed=1, inputs=(Input("x", TensorSpec(("B", 3))),),
+        kwargs=(Kwarg("flag", "bool", True, (True, False)), Kwarg("alpha", "float", 0.5, (0.5, 2.0))),
+        params=(),
+        body=(Get("v0", "x"),
+              If(KwargCond("flag", "truth"), (OpStmt("v0", "relu", ("v0",)), OpStmt("v0", "mul_kwarg", ("v0",),
+                                                                                     (("kwarg", "alpha"),))),
+                 (OpStmt("v0", "neg", ("v0",)),))),
+        output=OutVar("v0"))
+
+
+def _kwarg_case() -> Case:
+    return Case(_kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),
+                                   InputSet("batch", 5, 2, (("alpha", 0.5), ("flag", True))),
+                                   InputSet("kwargs", 2, 3, (("alpha", 2.0), ("flag", False))),
+                                   InputSet("kwargs", 3, 4, (("alpha", 2.0), ("flag", True)))))
+
+
+@pytest.fixture(scope="module")
+def kwarg_prep():
+    case = _kwarg_case()
+    return case, prepare(case, "tf")
+
+
+@pytest.mark.parametrize("path", ["tf.eager", "tf.function", "tf.xla", "tf.saved_model"])
+def test_every_kwargs_value_gives_the_eager_answer(kwarg_prep, path):
+    case, prep = kwarg_prep
+    record = run_path(case, prep, PATHS[path])
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * 4
+
+
+def test_a_new_kwargs_value_traces_once_more_and_a_new_batch_never(kwarg_prep):
+    case, prep = kwarg_prep
+    record = run_path(case, prep, PATHS["tf.function"])
+    assert record["detail"]["counters"] == {"traces": 1, "functions": 1}
+    assert [e["counters"]["traces"] for e in record["detail"]["inputs"]] == [1, 1, 2, 3]
+    saved = run_path(case, prep, PATHS["tf.saved_model"])
+    assert saved["detail"]["counters"] == {"traces": 3}  # one concrete function per kwargs value of the case
+
+
+@pytest.mark.parametrize("path", ["tf.planted_stale_kwargs", "tf.planted_saved_first_kwargs"])
+def test_reusing_the_first_kwargs_trace_is_a_mismatch(kwarg_prep, path):
+    case, prep = kwarg_prep
+    record = run_path(case, prep, PATHS[path])
+    by_role = [(e["role"], e["outcome"]) for e in record["detail"]["inputs"]]
+    assert by_role == [("example", "pass"), ("batch", "pass"), ("kwargs", "mismatch"), ("kwargs", "mismatch")]
+    assert record["outcome"] == "mismatch"
+
+
+def test_onnx_binds_kwargs_at_export(kwarg_prep):
+    """tf2onnx exports the example's kwargs: other values match eager replayed with the example's."""
+    case, prep = kwarg_prep
+    record = run_path(case, prep, PATHS["tf.onnx"])
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "pass", "expected_divergence",
+                                                                  "expected_divergence"]
+
+
+def _loop_program() -> Program:
+    """A while loop that always runs its three iterations (halving x), nested inputs and a dict output
+    whose keys are not sorted (tf2onnx orders outputs by sorted key)."""
+    return Program(
+        seed=2,
+        inputs=(Input("x", SeqSpec("list", (TensorSpec(("B", 3)), TensorSpec(("B", 3))))),
+                Input("y", DictSpec((("k1", TensorSpec((2,))), ("k0", TensorSpec(("B", 2))))))),
+        kwargs=(), params=(),
+        body=(Get("v0", "x", (0,)), Get("v1", "x", (1,)), Get("v2", "y", ("k1",)), Get("v3", "y", ("k0",)),
+              OpStmt("v4", "add", ("v0", "v1")),
+              While(TensorCond("v4", "amax", ">", -100.0), 3, "it0", (OpStmt("v4", "mul_scalar", ("v4",), (("c", 0.5),)),)),
+              OpStmt("v5", "exp", ("v3",))),
+        output=OutSeq("tuple", (OutDict((("zeta", OutVar("v4")), ("alpha", OutVar("v5")))), OutVar("v2"))))
+
+
+def test_nested_inputs_and_a_dict_output_pass_every_path():
+    case = Case(_loop_program(), (InputSet("example", 2, 1), InputSet("values", 2, 2), InputSet("batch", 4, 3)))
+    prep = prepare(case, "tf")
+    for path in select_paths(["tf"]):
+        record = run_path(case, prep, path)
+        assert record["outcome"] == "pass", (path.id, record["detail"]["message"])
+
+
+def test_an_onnx_loop_one_iteration_short_is_a_mismatch():
+    case = Case(_loop_program(), (InputSet("example", 2, 1), InputSet("batch", 4, 3)))
+    record = check(case, PATHS["tf.planted_onnx_short_loop"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+    assert "zeta" in record["detail"]["message"]  # the loop's output, not the others
+
+
+def test_an_xla_result_off_by_1e4_is_a_mismatch():
+    case = Case(_loop_program(), (InputSet("example", 2, 1),))
+    record = check(case, PATHS["tf.planted_xla_perturb"])
+    assert record["outcome"] == "mismatch" and record["detail"]["inputs"][0]["flaky"] is False
+
+
+def _shape_program(cmp: str) -> Program:
+    """if x.shape[0] <cmp> 3: relu(x) else: -x — a test on the dim that is None in the signature."""
+    return Program(
+        seed=3, inputs=(Input("x", TensorSpec(("B", 2))),), kwargs=(), params=(),
+        body=(Get("v0", "x"),
+              If(ShapeCond("v0", 0, cmp, 3), (OpStmt("v0", "relu", ("v0",)),), (OpStmt("v0", "neg", ("v0",)),))),
+        output=OutVar("v0"))
+
+
+@pytest.mark.parametrize("cmp", ["==", "<"])
+@pytest.mark.parametrize("path", TRACED)
+def test_a_shape_test_on_the_none_dim_is_a_documented_refusal(cmp, path):
+    case = Case(_shape_program(cmp), (InputSet("example", 3, 1), InputSet("batch", 2, 2)))
+    record = check(case, PATHS[path])
+    assert record["outcome"] == "unsupported", record["detail"]["message"]
+    assert "tf.shape(x)" in record["detail"]["limitation"]
+
+
+def _dup_program(scale: float) -> Program:
+    """Two while loops, the first breaking at once, the second with an if/else whose then-branch reads the
+    first loop's variable: freezing it for tf2onnx names a rewritten condition 'while_cond_function'."""
+    return Program(
+        seed=4, inputs=(Input("x", TensorSpec(("B",))), Input("y", TensorSpec((1,))), Input("z", TensorSpec((3,)))),
+        kwargs=(), params=(),
+        body=(Get("v0", "x"), Get("v1", "y"), Get("v2", "z"),
+              While(TensorCond("v0", "amax", "<", 0.0), 4, "it0", (Break(),)),
+              While(TensorCond("v1", "amax", "<", 0.0), 4, "it1",
+                    (If(TensorCond("v2", "mean", ">", 0.5),
+                        (OpStmt("v1", "amin", ("v0",), (("dim", 0), ("keepdim", True))),),
+                        (OpStmt("v3", "mul_scalar", ("v2",), (("c", scale),)),)),))),
+        output=OutSeq("tuple", (OutVar("v0"), OutVar("v1"))))
+
+
+def test_known_bug_a_second_frozen_while_condition_is_a_duplicate_function():
+    """tensorflow 2.21: the second model fails to convert; an unexpected pass means it was fixed upstream
+    (drop the known-bug record _FREEZE_DUPLICATE_FUNCTION of conformance/paths/tf.py)."""
+    records = [check(Case(_dup_program(scale), (InputSet("example", 2, 1),)), PATHS["tf.onnx"])
+               for scale in (2.0, 3.0)]
+    second = records[1]
+    assert second["outcome"] == "conversion_error", "fixed upstream? " + second["detail"]["message"]
+    assert "duplicate function" in second["detail"]["known_issue"]
+
+
+def test_cuda_is_unsupported_without_a_tensorflow_gpu():
+    import tensorflow as tf
+
+    if tf.config.list_physical_devices("GPU"):
+        pytest.skip("this machine has a TensorFlow GPU")
+    case = Case(_kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),))
+    record = check(case, PATHS["tf.function"], "cuda")
+    assert record["outcome"] == "unsupported" and "not available" in record["detail"]["message"]
+
+
+def test_the_signature_has_none_on_the_dynamic_dims():
+    """The input_signature the traced paths use has None exactly on the dynamic dims."""
+    from conformance.paths.tf import input_signature
+
+    program = _loop_program()
+    sig = input_signature(program, ["x.0", "x.1", "y.k1", "y.k0"])
+    assert [s.shape.as_list() for s in sig[0]] == [[None, 3], [None, 3]]
+    assert {k: s.shape.as_list() for k, s in sig[1].items()} == {"k1": [2], "k0": [None, 2]}
+    assert [s.name for s in sig[0]] == ["x.0", "x.1"]
