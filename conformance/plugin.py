@@ -11,8 +11,11 @@ Options::
                                           directory), beside the local example database
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
-(ids like ``torch.script``); paths whose framework or packages are missing are skipped with the
-reason. ``conformance_device`` is the chosen device.
+(ids like ``torch.script``); paths whose framework or packages are missing, or whose framework has
+no such device here (a CPU-only TensorFlow with ``--conformance-device cuda``), are skipped with the
+reason. ``conformance_device`` is the chosen device. A test module marked
+``pytest.mark.conformance_frameworks("tf")`` gets only that framework's paths (the per-framework
+parity suites in ``oracles/``).
 
 ``--conformance-results PATH`` writes one JSON Lines record (the ``results.jsonl`` format of
 ``reports/README.md``, with the test's node id in ``test``) for every :func:`conformance.runner.check`
@@ -72,6 +75,8 @@ def pytest_addoption(parser):
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin has loaded --hypothesis-profile
 def pytest_configure(config):
+    config.addinivalue_line("markers", "conformance_frameworks(*names): give the conformance_path argument only "
+                                       "these frameworks' paths")
     results = config.getoption("conformance_results")
     if results and not hasattr(config, "workerinput"):  # under xdist only the controller writes
         config.pluginmanager.register(_ResultsWriter(Path(results)), "conformance-results")
@@ -105,8 +110,8 @@ def _share_examples(url: str) -> None:
 def pytest_generate_tests(metafunc):
     if "conformance_path" not in metafunc.fixturenames:
         return
-    from .paths import (FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths,
-                        split_names)
+    from .paths import (FRAMEWORK_MODULES, UnknownPathError, framework_available, load_framework, missing_requirements,
+                        select_paths, split_names)
 
     cfg = metafunc.config
     frameworks = split_names(cfg.getoption("conformance_frameworks")) or list(FRAMEWORK_MODULES)
@@ -115,15 +120,20 @@ def pytest_generate_tests(metafunc):
         raise pytest.UsageError(f"--conformance-frameworks: unknown {', '.join(unknown)}; "
                                 f"known: {', '.join(FRAMEWORK_MODULES)}")
     available = [fw for fw in frameworks if framework_available(fw)]
+    only = metafunc.definition.get_closest_marker("conformance_frameworks")
+    wanted = set(only.args) if only is not None else set(frameworks)  # this test's frameworks
     params = [pytest.param(None, id=f"{fw}-missing", marks=pytest.mark.skip(reason=f"{fw} is not installed"))
-              for fw in frameworks if fw not in available]
+              for fw in frameworks if fw not in available and fw in wanted]
     try:
         chosen = select_paths(available, split_names(cfg.getoption("conformance_paths")) or None) if available else []
     except UnknownPathError as e:
         raise pytest.UsageError(f"--conformance-paths: {e}")
-    for p in chosen:
+    device = cfg.getoption("conformance_device")
+    for p in (p for p in chosen if p.framework in wanted):
         missing = missing_requirements(p)
         marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
+        if not missing and device not in load_framework(p.framework).devices():
+            marks = [pytest.mark.skip(reason=f"{p.framework} has no {device} device here")]
         params.append(pytest.param(p, id=p.id, marks=marks))
     metafunc.parametrize("conformance_path", params)
 

@@ -15,6 +15,7 @@ from hypothesis import assume, given, note
 from conformance.runner import check
 from conformance.strategies import cases
 
+pytestmark = pytest.mark.conformance_frameworks("torch")
 ACCEPTED = {"pass", "unsupported", "expected_divergence"}
 
 

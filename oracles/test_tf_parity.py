@@ -1,0 +1,37 @@
+"""The TensorFlow parity suite: generated programs along every selected TensorFlow path must agree
+with eager.
+
+A path may refuse a program with a documented error (``unsupported``: a Python test on the ``None``
+dim of the input signature, a tensor-dependent ``break`` in a Python ``for``) or diverge where it is
+documented to specialise (``expected_divergence``: tf2onnx fixes the kwargs at export); anything else
+that is not a pass (a silent mismatch, an undocumented conversion or runtime error) fails the test with
+the record's message and the case as JSON, ready for ``conformance replay --frameworks tf``. A failure
+that matches a known-bug record of the path is an xfail naming the bug.
+
+Every kwargs value a case uses must give the eager answer on ``tf.function``, XLA and the SavedModel
+(one trace, or concrete function, per value); the retrace counts are in the record's
+``detail.counters``.
+"""
+
+import json
+
+import pytest
+from hypothesis import assume, given, note
+
+from conformance.runner import check
+from conformance.strategies import cases
+
+pytestmark = pytest.mark.conformance_frameworks("tf")
+ACCEPTED = {"pass", "unsupported", "expected_divergence"}
+
+
+@given(case=cases())
+def test_path_agrees_with_eager(conformance_path, conformance_device, case):
+    record = check(case, conformance_path, conformance_device)
+    assume(record["outcome"] != "discarded")  # the branch-flip guard: too close to a threshold to judge
+    note(json.dumps(case.to_dict()))
+    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
+        pytest.xfail(record["detail"]["known_issue"])
+    assert record["outcome"] in ACCEPTED, (
+        f"{conformance_path.id}: {record['outcome']}: {record['detail'].get('message', '')}\n"
+        f"replay with: conformance replay case.json --frameworks tf  (the case JSON is in the Hypothesis note above)")
