@@ -275,7 +275,6 @@ class Campaign:
                                        f"{w.proc.exitcode}); the end of {w.log}:\n{tail}")
         else:
             self.startup_failures = 0
-        self.t0: Optional[float] = None  # when the first worker became ready
         self.workers[slot] = self._spawn(slot)
         if job is None:
             return

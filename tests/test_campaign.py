@@ -57,6 +57,22 @@ def test_campaign_survives_segfault_hang_and_memory_blowup(tmp_path):
         assert by[key]["outcome"] == r["outcome"] and by[key]["case_id"] == r["case_id"]
 
 
+def test_crashing_workers_do_not_restart_the_budget_clock(tmp_path):
+    """Every case segfaults its worker; the campaign still stops when its budget is spent."""
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "conformance", "fuzz", "--seed", "1", "--budget", "6", "--workers", "1",
+           "--load", "tests.planted_paths", "--paths", "torch.planted_segfault", "--out", str(tmp_path)]
+    t0 = time.monotonic()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert records and all(r["outcome"] == "crash" for r in records if r["path"] == "planted_segfault")
+    assert time.monotonic() - t0 < 120, "the campaign ran far past its budget"
+
+
 def test_workers_that_cannot_start_stop_the_campaign_with_their_log(tmp_path):
     from conformance.campaign import WorkerStartError
 
