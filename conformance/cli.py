@@ -437,8 +437,9 @@ def cmd_ops(args) -> int:
     for h in ("op", "family", "arity", "what", "frameworks", "notes"):
         table.add_column(h)
     for rec in OPS.values():
+        differs = "".join(f"; differs in {fw} by design: {why}" for fw, why in rec.differs.items())
         table.add_row(rec.name, rec.family, str(rec.arity), rec.doc, ", ".join(rec.frameworks),
-                      ("discontinuous; " if rec.discontinuous else "") + rec.tolerance)
+                      ("discontinuous; " if rec.discontinuous else "") + rec.tolerance + differs)
     _console().print(table)
     return 0
 

@@ -17,7 +17,10 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   generator applies in-place ops only to variables that nothing else aliases (never an input, a
   view, or a variable a view was taken of), so the program means the same in a framework without
   in-place ops;
-* ``tolerance``: notes on numerical behaviour, shown in the generated ops table.
+* ``tolerance``: notes on numerical behaviour, shown in the generated ops table;
+* ``differs``: per framework, why its eager result differs from the other frameworks' by design (a
+  rounding mode, integer division); the cross-framework check (``tests/test_cross_framework.py``)
+  leaves that framework out on programs using the op, and ``conformance ops`` shows it.
 
 ``OPS`` maps names to records; ``conformance ops`` prints the table.
 """
@@ -91,6 +94,7 @@ class OpRecord:
     view: bool = False  # the result may share memory with the first argument (reshape, slicing...)
     inplace: bool = False  # writes into its first argument, which is also the statement's target
     tolerance: str = ""
+    differs: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
