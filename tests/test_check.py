@@ -194,3 +194,94 @@ def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_pat
     assert proc.returncode != 0 and "has no 'Nope'; it defines: torch, Gate, Plain, FixedBatch, example" in proc.stderr
     proc = _cli("my_models.py:Gate", cwd=user_file)
     assert proc.returncode != 0 and "--inputs FILE.npz" in proc.stderr
+
+
+OTHER_FRAMEWORKS = {
+    "paddle": textwrap.dedent('''
+        import paddle
+
+
+        class Gate(paddle.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                paddle.seed(0)
+                self.lin = paddle.nn.Linear(4, 4)
+
+            def forward(self, x, extra, use_act=True):
+                h = self.lin(x) + extra["bias"]
+                if h.sum() > 0:
+                    h = h * 2
+                else:
+                    h = h - 1
+                if use_act:
+                    h = paddle.nn.functional.relu(h)
+                return h
+
+
+        def example():
+            paddle.seed(1)
+            return [paddle.randn([3, 4]), {"bias": paddle.randn([3, 4]) + 1}], {"use_act": True}
+    '''),
+    "tf": textwrap.dedent('''
+        import tensorflow as tf
+
+
+        class Gate(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable(tf.random.stateless_normal([4, 4], seed=[0, 1]))
+
+            def __call__(self, x, extra, use_act=True):
+                h = tf.matmul(x, self.w) + extra["bias"]
+                if tf.reduce_sum(h) > 0:
+                    h = h * 2
+                else:
+                    h = h - 1
+                if use_act:
+                    h = tf.nn.relu(h)
+                return h
+
+
+        def example():
+            x = tf.random.stateless_normal([3, 4], seed=[1, 2])
+            return [x, {"bias": tf.random.stateless_normal([3, 4], seed=[3, 4]) + 1}], {"use_act": True}
+    '''),
+}
+
+
+@pytest.mark.parametrize("framework", sorted(OTHER_FRAMEWORKS))
+def test_paddle_and_tensorflow_models_from_the_command_line(framework, tmp_path):
+    pytest.importorskip({"paddle": "paddle", "tf": "tensorflow"}[framework])
+    from conformance.paths import select_paths
+
+    (tmp_path / f"{framework}_models.py").write_text(OTHER_FRAMEWORKS[framework])
+    proc = _cli(f"{framework}_models.py:Gate", "--example", "example", "--json", "report.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads((tmp_path / "report.json").read_text())
+    outcomes = {r["path"]: r["outcome"] for r in data["records"]}
+    assert set(outcomes) == {p.name for p in select_paths([framework])}  # every path has a row
+    assert outcomes["eager"] == "pass"
+    # these models convert faithfully: nothing is silently wrong, nothing fails to convert
+    assert not {"mismatch", "conversion_error", "runtime_error"} & set(outcomes.values()), outcomes
+    # paths that bind the bool kwarg at conversion differ on the flipped kwarg, as documented
+    specialising = {p.name for p in select_paths([framework]) if "kwargs" in p.specializes}
+    assert {outcomes[p] for p in specialising} <= {"expected_divergence", "unsupported"}
+    assert any(outcomes[p] == "expected_divergence" for p in specialising)
+    assert f"conformance check of Gate ({framework}, cpu)" in " ".join(proc.stdout.split())
+
+
+@pytest.mark.parametrize("planted", ["planted_stale_kwargs", "planted_xla_perturb"])
+def test_a_planted_wrong_tensorflow_path_is_a_mismatch(planted, tmp_path):
+    pytest.importorskip("tensorflow")
+    (tmp_path / "tf_models.py").write_text(OTHER_FRAMEWORKS["tf"])
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import tf_models
+
+        import tests.planted_tf  # noqa: F401 - registers the planted TensorFlow paths
+
+        args, kwargs = tf_models.example()
+        report = conformance.check(tf_models.Gate(), args, kwargs, paths=[planted])
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert report[planted].outcome == "mismatch", report[planted].message
