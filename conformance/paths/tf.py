@@ -393,8 +393,20 @@ _ONNX_COND_REPEATED_OUTPUT = Limitation(
     "under a tensor condition, fails with 'Cannot find node with output cond:0'",
     r"make_sure failure: Cannot find node with output '[^']*cond[^']*:\d+'", outcome=None, versions=">=1.17",
     package="tf2onnx", reference="found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)")
+_ONNX_ERFC = Limitation(
+    "tf2onnx has no conversion for TensorFlow's Erfc (tf.nn.gelu(approximate=False) computes it): it logs "
+    "'Tensorflow op [Erfc] is not supported', keeps the op, and onnxruntime refuses the model",
+    r"No Op registered for Erfc", versions=">=1.17", package="tf2onnx",
+    reference="https://github.com/onnx/tensorflow-onnx/blob/main/support_status.md")
+_ONNX_LOOP_COUNTER_SHAPE = Limitation(
+    "known bug (tf2onnx): when a while body has a `continue` and reads a tensor from outside the loop, the Loop "
+    "body's iteration-count input gets no shape and onnxruntime refuses to run it", r"Loop subgraph input 0 has "
+    r"unknown shape", phase="run", outcome=None, versions=">=1.17", package="tf2onnx",
+    reference="found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)")
 
 _TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK)
+_ONNX_LIMITATIONS = _TRACED_LIMITATIONS + (_ONNX_ERFC, _FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT,
+                                           _ONNX_LOOP_COUNTER_SHAPE)
 _BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
 
 register(
@@ -408,6 +420,6 @@ register(
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
                repro=_REPRO_SAVED_MODEL),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
-               _onnx, _run, limitations=_TRACED_LIMITATIONS + (_FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT), specializes=frozenset({"kwargs"}),
+               _onnx, _run, limitations=_ONNX_LIMITATIONS, specializes=frozenset({"kwargs"}),
                requires=("tf2onnx", "onnx", "onnxruntime"), repro=_REPRO_ONNX),
 )
