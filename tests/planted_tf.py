@@ -91,7 +91,7 @@ class _ShortLoops:
 
 def _onnx_short_loops(ctx):
     real = tfpaths._onnx(ctx)
-    return _ShortLoops(ctx.workdir / "model.onnx", ctx.tensor_names, real.structure)
+    return _ShortLoops(real.path, ctx.tensor_names, real.structure)
 
 
 def _planted(name, description, convert, **kw):

@@ -21,7 +21,8 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import shutil
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # C++ INFO and WARNING lines would crowd the captured output
 
@@ -297,11 +298,10 @@ def _saved_model(ctx: ConvertContext):
     holder = tf.Module()
     holder.model = ctx.model
     holder.serve = serve
-    path = ctx.workdir / "saved_model"
-    shutil.rmtree(path, ignore_errors=True)
-    with _device(ctx.device):
-        tf.saved_model.save(holder, str(path))  # traces each concrete function once more, to save it
-        return Loaded(tf.saved_model.load(str(path)), ctx.device, traces)
+    # a folder of its own: another worker may convert the same program at the same time
+    with _device(ctx.device), tempfile.TemporaryDirectory(prefix="saved_model-", dir=ctx.workdir) as path:
+        tf.saved_model.save(holder, path)  # traces each concrete function once more, to save it
+        return Loaded(tf.saved_model.load(path), ctx.device, traces)  # load reads the variables now
 
 
 _REPRO_SAVED_MODEL = '''
@@ -326,8 +326,10 @@ class OnnxNested:
     into the traced function's ``structured_outputs``. Keyword arguments were bound at export.
     """
 
-    def __init__(self, session: OrtModel, structure):
-        self.session = session
+    def __init__(self, folder: tempfile.TemporaryDirectory, device: str, names: list[str], structure):
+        self.folder = folder  # removed with the artifact
+        self.path = Path(folder.name) / "model.onnx"
+        self.session = OrtModel(self.path, device, names, _to_numpy)
         self.structure = structure
 
     def __call__(self, *args, **kwargs):
@@ -340,10 +342,9 @@ def _onnx(ctx: ConvertContext):
     check_static_shapes(ctx.program)
     signature = input_signature(ctx.program, ctx.tensor_names)
     fn = tf.function(functools.partial(ctx.model.__call__, **ctx.kwargs), input_signature=signature)
-    path = ctx.workdir / "model.onnx"
-    tf2onnx.convert.from_function(fn, input_signature=signature, output_path=str(path))
-    structure = fn.get_concrete_function().structured_outputs
-    return OnnxNested(OrtModel(path, ctx.device, ctx.tensor_names, _to_numpy), structure)
+    folder = tempfile.TemporaryDirectory(prefix="onnx-", dir=ctx.workdir)  # another worker may convert it too
+    tf2onnx.convert.from_function(fn, input_signature=signature, output_path=str(Path(folder.name) / "model.onnx"))
+    return OnnxNested(folder, ctx.device, ctx.tensor_names, fn.get_concrete_function().structured_outputs)
 
 
 _REPRO_ONNX = '''
