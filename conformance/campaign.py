@@ -96,7 +96,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 
 
 def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str],
-                 memory_gb: Optional[float]) -> None:
+                 memory_gb: Optional[float], mode: str = "infer") -> None:
     if memory_gb:  # an allocation past this fails (MemoryError) instead of taking the machine down
         import resource
 
@@ -129,7 +129,7 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
         case_dict, wanted = msg
         case = Case.from_dict(case_dict)
         paths = [PATHS[p] for p in path_ids if p in wanted]
-        for record in run_case(case, paths, device, on_path_start=lambda pid: conn.send(("start", pid))):
+        for record in run_case(case, paths, device, on_path_start=lambda pid: conn.send(("start", pid)), mode=mode):
             conn.send(("record", record))
         conn.send(("done", None))
 
@@ -176,14 +176,16 @@ class CampaignOptions:
     memory_gb: Optional[float] = None  # address-space limit of each worker process
     resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
     database: Optional[str] = None  # a shared findings database (conformance.shared): replayed first, fed
+    mode: str = "infer"  # what is compared with eager (conformance.paths.MODES)
 
 
 class ResumeError(RuntimeError):
     """The results being resumed were made by a campaign with other options (another seed...)."""
 
 
-def recorded(results: Path) -> dict:
-    """``{index: (case_id, {path ids})}`` of a results.jsonl; drops a last line cut short by a kill."""
+def recorded(results: Path, mode: str = "infer") -> dict:
+    """``{index: (case_id, {path ids})}`` of a results.jsonl; drops a last line cut short by a kill.
+    Raises :class:`ResumeError` if the records were made in another ``mode``."""
     done: dict = {}
     if not results.exists():
         return done
@@ -194,6 +196,9 @@ def recorded(results: Path) -> dict:
     for line in data.decode().splitlines():
         if line.strip():
             r = json.loads(line)
+            if r.get("mode", "infer") != mode:
+                raise ResumeError(f"{results} holds {r.get('mode', 'infer')}-mode records: resume it with "
+                                  f"--mode {r.get('mode', 'infer')}, not {mode}")
             case_id, paths = done.setdefault(r["index"], (r["case_id"], set()))
             paths.add(f"{r['framework']}.{r['path']}")
     return done
@@ -219,7 +224,8 @@ class Campaign:
         log = self.o.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
         log.parent.mkdir(parents=True, exist_ok=True)
         proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
-                                                           str(log), list(self.o.modules), self.o.memory_gb),
+                                                           str(log), list(self.o.modules), self.o.memory_gb,
+                                                           self.o.mode),
                                 daemon=True)
         proc.start()
         child.close()
@@ -308,7 +314,7 @@ class Campaign:
         tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
         for pid in lost:
             path = PATHS[pid]
-            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions())
+            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions(), self.o.mode)
             rec["detail"]["stderr_tail"] = tail
             write(job.index, finish(rec, outcome, why))
         job.remaining = [p for p in job.remaining if p not in lost]
@@ -316,7 +322,7 @@ class Campaign:
     def run(self) -> dict:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
-        done = recorded(o.out / "results.jsonl") if o.resume else {}
+        done = recorded(o.out / "results.jsonl", o.mode) if o.resume else {}
         path_ids = [p.id for p in o.paths]
         db = None
         replays: list[_Job] = []
@@ -436,7 +442,8 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
     for fw in sorted({p.framework for p in options.paths}):
         versions.update(load_framework(fw).versions())
     return {
-        "seed": options.seed, "budget_s": options.budget, "device": options.device, "workers": options.workers,
+        "seed": options.seed, "budget_s": options.budget, "device": options.device, "mode": options.mode,
+        "workers": options.workers,
         "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
         "database": _redacted(options.database),
         "memory_limit_gb": options.memory_gb,

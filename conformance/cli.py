@@ -1,6 +1,7 @@
 """The ``conformance`` command line.
 
     conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
+    conformance fuzz --mode train --frameworks torch      # gradients (grad) or optimizer steps (train)
     conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
     conformance summary reports/latest/results.jsonl
     conformance triage reports/latest --out reports/triage [--save cases/]   # buckets, minimal cases, repro.py
@@ -39,10 +40,10 @@ def summary_rows(records) -> tuple[list[str], list[list]]:
     """Per path: number of cases and of each outcome (the table ``fuzz`` and ``summary`` print)."""
     counts: dict[tuple, Counter] = defaultdict(Counter)
     for r in records:
-        counts[(r["framework"], r["path"], r["device"])][r["outcome"]] += 1
+        counts[(r["framework"], r["path"], r.get("mode", "infer"), r["device"])][r["outcome"]] += 1
     header = ["path", "device", "cases"] + list(OUTCOMES)
-    rows = [[f"{fw}.{p}", dev, sum(c.values())] + [c.get(o, 0) for o in OUTCOMES]
-            for (fw, p, dev), c in counts.items()]
+    rows = [[f"{fw}.{p}" + (f" ({mode})" if mode != "infer" else ""), dev, sum(c.values())]
+            + [c.get(o, 0) for o in OUTCOMES] for (fw, p, mode, dev), c in counts.items()]
     return header, rows
 
 
@@ -119,15 +120,20 @@ def cmd_fuzz(args) -> int:
     if not paths:
         return 2
     out = Path(args.out)
+    generator = {"max_statements": args.max_statements}
+    if args.mode != "infer":  # dropout, batch norm, detach and train()/eval() as generated choices
+        from .strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+
+        generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
-                           generator={"max_statements": args.max_statements}, modules=_split(args.load),
+                           generator=generator, modules=_split(args.load), mode=args.mode,
                            shard=_shard(args.shard), resume=args.resume, database=args.database,
                            memory_gb=_default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit)
     records: list[dict] = []
     started = time.time()
     console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
-                  f"{args.device}: {', '.join(p.id for p in paths)}")
+                  f"{args.device}, mode {args.mode}: {', '.join(p.id for p in paths)}")
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn(),
@@ -213,10 +219,15 @@ def _available_paths(console, args):
     except UnknownPathError as e:
         raise SystemExit(f"conformance: {e}")
     kept = []
+    mode = getattr(args, "mode", "infer")
     for p in paths:
         missing = missing_requirements(p)
         if missing:
             console.print(f"[yellow]skipping {p.id}: needs {', '.join(missing)}[/]")
+        elif mode not in p.modes:
+            console.print(f"[yellow]skipping {p.id}: it has no {mode} mode (modes: {', '.join(sorted(p.modes))})[/]")
+        elif args.device not in p.devices:
+            console.print(f"[yellow]skipping {p.id}: it runs on {', '.join(p.devices)} only[/]")
         else:
             kept.append(p)
     return kept
@@ -263,7 +274,7 @@ def cmd_replay(args) -> int:
     paths = _available_paths(console, args)
     records = []
     for case in cases:
-        for r in run_case(case, paths, args.device):
+        for r in run_case(case, paths, args.device, mode=args.mode):
             records.append(r)
             msg = (r["detail"].get("message") or "").strip().splitlines()
             console.print(f"{r['case_id']}  {r['framework']}.{r['path']:<18} {r['outcome']:<20} "
@@ -453,6 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--paths", action="append", help="paths, e.g. script,trace or torch.compile (default: all)")
         p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
         p.add_argument("--load", action="append", help="import this module first (it may register more paths)")
+        p.add_argument("--mode", default="infer", choices=("infer", "grad", "train"),
+                       help="what to compare with eager: outputs (infer, default), outputs and gradients of a "
+                            "loss (grad), or losses, parameters and buffers after SGD and Adam steps (train)")
 
     f = sub.add_parser("fuzz", help="run a campaign of generated cases")
     common(f)

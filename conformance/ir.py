@@ -247,6 +247,9 @@ class Program:
     body: tuple[Stmt, ...]
     output: Out
     meta: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    #: The name of ``forward``'s first parameter: ``self`` unless the program renames it, as some users
+    #: do (Paddle's to_static requires ``self``).
+    self_name: str = "self"
 
     # -- queries -------------------------------------------------------------------------
     def walk(self) -> Iterator[Stmt]:
@@ -266,6 +269,10 @@ class Program:
             found.add("kwargs")
         if any(DYNAMIC in leaf.shape for leaf in self.input_leaves()):
             found.add("dynamic_dim")
+        if self.self_name != "self":
+            found.add("renamed_self")
+        if self.unused_inputs():
+            found.add("unused_input")
         for s in self.walk():
             if isinstance(s, If):
                 found.add({TensorCond: "if_tensor", KwargCond: "if_kwarg", ShapeCond: "if_shape",
@@ -283,6 +290,43 @@ class Program:
             elif isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].inplace:
                 found.add("inplace")
         return found
+
+    def unused_inputs(self) -> list[str]:
+        """Flat names (``x1``, ``x2.0.k0``) of the input tensors that no output depends on.
+
+        Dependencies are followed through op arguments and through the tensors that decide a branch
+        or a loop; the analysis ignores the order of statements, so an input listed here is surely
+        unused (a saved static program drops it: Paddle's ``jit.save`` refuses such an input).
+        """
+        deps: dict = {}  # variable -> the variables and input leaves its value may come from
+        roots: set = set(out_leaves(self.output))
+
+        def visit(stmts, control: frozenset) -> None:
+            for s in stmts:
+                if isinstance(s, Get):
+                    deps.setdefault(s.out, set()).update({(s.source, s.path)} | control)
+                elif isinstance(s, OpStmt):
+                    deps.setdefault(s.out, set()).update(set(s.args) | control)
+                elif isinstance(s, If):
+                    deciding = {s.cond.var} if isinstance(s.cond, (TensorCond, ShapeCond)) else set()
+                    visit(s.then, control | deciding)
+                    visit(s.orelse, control | deciding)
+                elif isinstance(s, While):
+                    visit(s.body, control | {s.cond.var})
+                elif isinstance(s, For):
+                    visit(s.body, control)
+                elif isinstance(s, Return):
+                    roots.update(set(out_leaves(s.value)) | control)
+
+        visit(self.body, frozenset())
+        live, todo = set(), list(roots)
+        while todo:
+            node = todo.pop()
+            if node not in live:
+                live.add(node)
+                todo.extend(deps.get(node, ()))
+        return [inp.name + "".join(f".{step}" for step in path) for inp in self.inputs
+                for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in live]
 
     def has_data_dependent_control_flow(self) -> bool:
         return bool({"if_tensor", "while_tensor"} & self.constructs())
@@ -307,6 +351,7 @@ class Program:
             "params": [{"name": p.name, "shape": list(p.shape), "scale": p.scale} for p in self.params],
             "body": [_stmt_to(s) for s in self.body],
             "output": _out_to(self.output),
+            **({"self_name": self.self_name} if self.self_name != "self" else {}),  # older ids stay
             **({"meta": dict(self.meta)} if self.meta else {}),
         }
 
@@ -330,6 +375,7 @@ class Program:
                 body=tuple(_stmt_from(s) for s in d["body"]),
                 output=_out_from(d["output"]),
                 meta=tuple(sorted(d.get("meta", {}).items())),
+                self_name=d.get("self_name", "self"),
             )
         except ProgramError:
             raise

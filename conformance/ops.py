@@ -375,7 +375,8 @@ def _ln_infer(ts, a):
 
 
 op(name="layer_norm", family="linalg", arity=1, doc="layer norm over the last dim, with weight and bias",
-   emit=_fw("F.layer_norm({0}, [{n}], {p0}, {p1})", "F.layer_norm({0}, [{n}], {p0}, {p1})",
+   # paddle's layer_norm refuses a 1-D input (begin_norm_axis must be > 0, paddle 3.3): add a leading dim
+   emit=_fw("F.layer_norm({0}, [{n}], {p0}, {p1})", "F.layer_norm({0}.unsqueeze(0), [{n}], {p0}, {p1}).squeeze(0)",
             "tf.nn.batch_normalization({0}, tf.reduce_mean({0}, -1, keepdims=True), "
             "tf.math.reduce_variance({0}, -1, keepdims=True), {p1}, {p0}, 1e-5)"), infer=_ln_infer,
    domain=lambda ivs, ts: _static_last(ts) and ts[0].shape[-1] >= 2 and ivs[0][1] - ivs[0][0] > 0,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -213,7 +214,7 @@ class _Writer:
         if tpl is None:
             raise ProgramError(f"op {s.op!r} has no {self.d.framework} emitter yet")
         attrs = s.attr
-        fields = dict(attrs, float=self.float, **{f"p{i}": f"self.{q}" for i, q in enumerate(s.params)})
+        fields = dict(attrs, float=self.float, **{f"p{i}": f"{self.p.self_name}.{q}" for i, q in enumerate(s.params)})
         if "dim" in attrs:
             fields["index_prefix"] = ":, " * attrs["dim"]
         if "shape" in attrs:
@@ -223,7 +224,9 @@ class _Writer:
             d0, d1 = attrs["dims"]
             perm[d0], perm[d1] = perm[d1], perm[d0]
             fields["perm"] = perm
-        return tpl.format(*s.args, **fields)
+        expr = tpl.format(*s.args, **fields)
+        # an emitter that reads the module itself (``self.training``) names it as forward's first parameter
+        return expr if self.p.self_name == "self" else re.sub(r"\bself\.", self.p.self_name + ".", expr)
 
     def cond(self, c) -> str:
         if isinstance(c, TensorCond):
@@ -293,7 +296,7 @@ class _Writer:
         for i, q in enumerate(p.params):
             lines.append("        " + d.param.format(name=q.name, value=f"_weight({i}, {q.shape!r}, {q.scale!r})",
                                                    np_float=self.np_float))
-        args = ["self"] + [f"{i.name}: {_annotation(i.spec, d)}" for i in p.inputs]
+        args = [p.self_name] + [f"{i.name}: {_annotation(i.spec, d)}" for i in p.inputs]
         args += [f"{k.name}: {k.type} = {k.default!r}" for k in p.kwargs]
         lines += ["", f"    def {d.method}({', '.join(args)}):"]
         self.lines = []

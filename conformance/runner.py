@@ -5,6 +5,10 @@ fp64 on the CPU for every input set (the reference outputs and the branch-flip g
 converts a fresh model on the example input set and runs the result on every input set; the oracle
 compares each output with eager's. One result record (a plain dict, the JSON Lines schema of
 ``reports/README.md``) comes out per (case, path).
+
+What is run and compared is the *mode* (:class:`Mode`): ``infer`` (here) compares outputs; ``grad`` and
+``train`` (:mod:`conformance.training`) compare gradients and optimizer steps, with the same conversion,
+error handling, oracle, guard and record.
 """
 
 from __future__ import annotations
@@ -18,16 +22,16 @@ import tempfile
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from . import __version__
 import numpy as np
 
 from .case import Case, flatten, map_tree, materialize, unflatten
-from .ir import spec_leaves
+from .ir import Program, spec_leaves
 from .oracle import LeafReport, Report, Stability, branch_stability, diagnose, finite_or_none
-from .paths import ConvertContext, FlatOutputs, Framework, PathRecord, load_framework, missing_requirements
+from .paths import MODES, ConvertContext, FlatOutputs, Framework, PathRecord, load_framework, missing_requirements
 from .render import cache_dir, load_model_module
 
 SCHEMA_VERSION = 1
@@ -103,6 +107,10 @@ class ReplayUnavailable(Exception):
     """Eager cannot replay the example's control-flow decisions (a model rendered without probes)."""
 
 
+#: The seed of the framework's generator before every forward of a model in ``train()`` (dropout).
+FORWARD_SEED = 0
+
+
 @dataclass
 class Prepared:
     framework: Framework
@@ -110,15 +118,25 @@ class Prepared:
     runs: list[InputRun]
     prepare_s: float
     probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model))
+    training: bool = False  # the program's models run in train() (Program.training)
+    program: Optional[Program] = None  # the case's program (None for a user's model: `conformance check`)
+    cache: dict = field(default_factory=dict)  # per mode: its eager references, computed once per case
 
     def new_model(self):
         """A fresh eager model for one path to convert (some conversions change the model in place)."""
         return self.module.Model()
 
-    def eager(self, args, nudged, kwargs, force=None) -> tuple[tuple, Stability]:
+    def seed_forward(self, seed: int = FORWARD_SEED) -> None:
+        """Seed the framework's generator before a forward of a model in ``train()``: dropout draws from it."""
+        if self.training:
+            self.framework.autograd.seed(seed)
+
+    def eager(self, args, nudged, kwargs, force=None, forward=None) -> tuple[tuple, Stability]:
         """Eager fp32, fp64 and fp32-on-``nudged`` outputs, and the guard's verdict on them.
 
         ``force``: a list of (probe id, decision) to replay instead of deciding (see render.py).
+        ``forward(module, model, fp64, values, kwargs)``: what to run and return instead of the model's
+        outputs (numpy), e.g. gradients; the guard watches every forward it makes.
         """
         (m32, model32), (m64, model64) = self.probed
         outs, probes = [], []
@@ -127,12 +145,96 @@ class Prepared:
             module.PROBES.clear()
             module.FORCE = list(force) if force is not None else None
             try:
-                targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), values)
-                outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
+                if forward is not None:
+                    outs.append(forward(module, model, fp64, values, kwargs))
+                else:
+                    targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), values)
+                    self.seed_forward()
+                    outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
             finally:
                 module.FORCE = None
             probes.append(list(module.PROBES))
         return tuple(outs), branch_stability(*probes)
+
+
+def set_training(fw: Framework, model, training: bool):
+    """Put ``model`` in ``train()`` or ``eval()`` as the program says (``eval()`` is how models are prepared)."""
+    if training:
+        if fw.autograd is None:
+            raise RuntimeError(f"the {fw.name} adapter cannot put a model in train() (it has no Autograd)")
+        fw.autograd.set_training(model, True)
+    return model
+
+
+@dataclass
+class Judged:
+    """One input set as a mode judges it: eager's result in fp32, fp64 and fp32 on nudged inputs, and the
+    guard's verdict (for ``infer``, the :class:`InputRun`'s own outputs)."""
+
+    run: InputRun
+    eager: object
+    reference: object
+    noise: object
+    stability: Stability
+
+
+class Mode:
+    """How a case is checked along a path: the input sets judged, eager's reference for each, how a
+    converted artifact is run, and how its result is compared. This one is ``infer``: the outputs of every
+    input set. ``grad`` and ``train`` are in :mod:`conformance.training`."""
+
+    name = "infer"
+
+    def unsupported(self, path: PathRecord, fw: Framework) -> str:
+        """Why ``path`` cannot run in this mode ("" if it can)."""
+        return "" if self.name in path.modes else f"{path.id} does not support mode {self.name!r}"
+
+    def judged(self, prep: Prepared) -> list[Judged]:
+        return [Judged(r, r.eager, r.reference, r.noise, r.stability) for r in prep.runs]
+
+    def reference(self, prep: Prepared, run: InputRun, kwargs: dict, force) -> tuple[tuple, Stability]:
+        """Eager on ``run``'s inputs with ``kwargs`` and the forced decisions (for paths that specialise)."""
+        return prep.eager(run.args, run.nudged, kwargs, force)
+
+    def execute(self, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, run: InputRun, to_dev):
+        """Run the converted artifact on ``run``'s inputs: numpy outputs (or :class:`FlatOutputs`)."""
+        prep.seed_forward()
+        out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
+        return out if isinstance(out, FlatOutputs) else prep.framework.to_numpy(out)
+
+    def compare(self, path: PathRecord, out, eager, reference, noise) -> Report:
+        if isinstance(out, FlatOutputs):
+            if len(out) != len(flatten(eager)):
+                return _structure_failure(f"{len(out)} outputs, eager has {len(flatten(eager))}")
+            out = unflatten(eager, list(out))
+        if path.precision:
+            from .precision import judge
+
+            return judge(out, eager, reference, noise, path.precision)
+        return diagnose(out, eager, reference, noise=noise)
+
+    def guard(self, path: PathRecord, ctx: ConvertContext, prep: Prepared, run: InputRun) -> str:
+        """Why ``run`` is not judged along ``path`` beyond the branch-flip guard ("" if it is): a path that
+        computes in reduced precision and there decides a branch otherwise."""
+        if not path.precision:
+            return ""
+        from .precision import decision_flip
+
+        return decision_flip(path, ctx, prep, run)
+
+
+INFER = Mode()
+
+
+def get_mode(name: str) -> Mode:
+    """The :class:`Mode` called ``name`` (one of :data:`~conformance.paths.MODES`)."""
+    if name not in MODES:
+        raise ValueError(f"unknown mode {name!r}; known: {', '.join(MODES)}")
+    if name == "infer":
+        return INFER
+    from .training import TRAINING_MODES
+
+    return TRAINING_MODES[name]
 
 
 def prepare(case: Case, framework: str) -> Prepared:
@@ -144,8 +246,11 @@ def prepare(case: Case, framework: str) -> Prepared:
     module = load_model_module(program, framework)
     probed32 = load_model_module(program, framework, probed=True, float_dtype="float32")
     probed64 = load_model_module(program, framework, probed=True, float_dtype="float64")
-    prep = Prepared(fw, module, [], 0.0, ((probed32, fw.prepare(probed32.Model(), "cpu", False)),
-                                           (probed64, fw.prepare(probed64.Model(), "cpu", True))))
+    training = program.training
+    prep = Prepared(fw, module, [], 0.0,
+                    ((probed32, set_training(fw, fw.prepare(probed32.Model(), "cpu", False), training)),
+                     (probed64, set_training(fw, fw.prepare(probed64.Model(), "cpu", True), training))),
+                    training, program)
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
         rng = np.random.default_rng([program.seed, 2, inputs.seed])
@@ -179,11 +284,13 @@ def _structure_failure(message: str) -> Report:
 
 
 def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
-             versions: Optional[dict] = None) -> dict:
-    """Convert with ``path`` on the example inputs, run on every input set, and judge: one record."""
+             versions: Optional[dict] = None, mode: str = "infer") -> dict:
+    """Convert with ``path`` on the example inputs, run on every input set, and judge: one record.
+
+    ``mode``: what is run and compared (:data:`~conformance.paths.MODES`; see :class:`Mode`)."""
     fw = prep.framework
     version = fw.version()
-    record = base_record(case, path, device, versions or fw.versions())
+    record = base_record(case, path, device, versions or fw.versions(), mode)
     record["timings"]["prepare_s"] = round(prep.prepare_s, 6)
     example = prep.runs[0]
     if not example.stability.stable:
@@ -193,17 +300,34 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         return finish(record, "unsupported", f"not installed: {', '.join(missing)}")
     if device not in path.devices or device not in fw.devices():
         return finish(record, "unsupported", f"device {device!r} is not available for {path.id}")
+    m = get_mode(mode)
+    why_not = m.unsupported(path, fw)
+    if why_not:
+        return finish(record, "unsupported", why_not)
+    t0 = time.perf_counter()
+    try:
+        judged = m.judged(prep)
+    except Exception as e:  # noqa: BLE001 - eager itself fails in this mode: no path can be judged
+        text = _error_text(e)
+        lim = getattr(m, "limitation_for", lambda text: None)(text)
+        record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
+        if lim:
+            record["detail"]["limitation"] = lim.reason
+            return finish(record, lim.outcome, f"eager {mode} reference: {_short(text, 600)}")
+        return finish(record, "runtime_error", f"eager {mode} reference failed: {_short(text)}")
+    record["timings"]["prepare_s"] = round(prep.prepare_s + time.perf_counter() - t0, 6)
     workdir = cache_dir() / fw.name / case.program.id / path.name
     workdir.mkdir(parents=True, exist_ok=True)
-    names = [inp.name + "".join(f".{s}" for s in p) for inp in case.program.inputs for p, _ in spec_leaves(inp.spec)]
+    names = tensor_names(case.program)
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings(record=True) as caught, captured_output(record["detail"]):
             warnings.simplefilter("always")
-            model = fw.prepare(prep.new_model(), device, False)
+            model = set_training(fw, fw.prepare(prep.new_model(), device, False), prep.training)
             ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
-                                 workdir, names, _distinct_kwargs(prep.runs))
+                                 workdir, names, _distinct_kwargs(prep.runs), mode)
+            prep.seed_forward()
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
@@ -224,17 +348,18 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         record["detail"]["counters"] = path.counters(artifact)
     per_input = []
     run_s = compare_s = 0.0
-    for run in prep.runs:
+    for ref in judged:
+        run = ref.run
         entry = {"role": run.role, "index": run.index}
         per_input.append(entry)
-        if not run.stability.stable:
-            entry.update(outcome="discarded", message=f"branch-flip guard: {run.stability.reason}")
+        if not ref.stability.stable:
+            entry.update(outcome="discarded", message=f"branch-flip guard: {ref.stability.reason}")
             continue
         t1 = time.perf_counter()
         try:
             with captured_output(record["detail"]):
-                out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
-            out = fw.to_numpy(out) if not isinstance(out, FlatOutputs) else FlatOutputs(out)
+                unjudged = m.guard(path, ctx, prep, run)
+                out = m.execute(path, artifact, ctx, prep, run, to_dev) if not unjudged else None
             if path.counters:
                 entry["counters"] = path.counters(artifact)
         except Exception as e:  # noqa: BLE001
@@ -250,12 +375,10 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             continue
         t2 = time.perf_counter()
         run_s += t2 - t1
-        if isinstance(out, FlatOutputs):
-            want = len(flatten(run.eager))
-            report = (_structure_failure(f"{len(out)} outputs, eager has {want}") if len(out) != want
-                      else diagnose(unflatten(run.eager, list(out)), run.eager, run.reference, noise=run.noise))
-        else:
-            report = diagnose(out, run.eager, run.reference, noise=run.noise)
+        if unjudged:
+            entry.update(outcome="discarded", message=unjudged)
+            continue
+        report = m.compare(path, out, ref.eager, ref.reference, ref.noise)
         compare_s += time.perf_counter() - t2
         entry.update(max_abs_err=finite_or_none(report.max_abs_err), max_rel_err=finite_or_none(report.max_rel_err))
         if report.ok:
@@ -264,23 +387,30 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         entry["report"] = report.to_dict()
         why = _what_differs(run, example) & path.specializes
         if why:
-            entry.update(_judge_specialised(prep, path, run, example, out, why, record["detail"]["warnings"]))
+            entry.update(_judge_specialised(prep, m, path, run, example, out, why, record["detail"]["warnings"]))
         else:
-            flaky = _rerun_agrees(path, artifact, run, to_dev, fw)  # nondeterministic, or wrong every time?
+            flaky = _rerun_agrees(m, path, artifact, ctx, prep, ref, to_dev)  # nondeterministic, or wrong every time?
             entry.update(outcome="mismatch", flaky=flaky,
                          message=("flaky (a rerun agreed with eager): " if flaky else "") + report.summary())
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
     record["detail"]["inputs"] = per_input
-    judged = [e for e in per_input if e["outcome"] != "discarded"]
+    judged_entries = [e for e in per_input if e["outcome"] != "discarded"]
     for key in ("max_abs_err", "max_rel_err"):  # null where nothing finite was measured
-        record[key] = max((e[key] for e in judged if e.get(key) is not None), default=None)
-    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged) or o == "pass")
-    first = next((e for e in judged if e["outcome"] == outcome), None)
+        record[key] = max((e[key] for e in judged_entries if e.get(key) is not None), default=None)
+    if not judged_entries:  # every input set was discarded (here the example is stable: by a mode's guard)
+        return finish(record, "discarded", per_input[0]["message"] if per_input else "")
+    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged_entries) or o == "pass")
+    first = next((e for e in judged_entries if e["outcome"] == outcome), None)
     message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""
     for key in ("limitation", "known_issue"):
         if first and key in first:
             record["detail"][key] = first[key]
     return finish(record, outcome, message)
+
+
+def tensor_names(program: Program) -> list[str]:
+    """The flat names of the program's tensor inputs, in ``flatten`` order (``x0``, ``x1.0.k0``)."""
+    return [inp.name + "".join(f".{s}" for s in p) for inp in program.inputs for p, _ in spec_leaves(inp.spec)]
 
 
 def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
@@ -292,18 +422,18 @@ def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
     return out
 
 
-def _rerun_agrees(path: PathRecord, artifact, run: InputRun, to_dev, fw: Framework) -> bool:
+def _rerun_agrees(m: Mode, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, ref: Judged,
+                  to_dev) -> bool:
     """Run a mismatching path once more on the same inputs: does the rerun agree with eager?"""
     try:
         with captured_output({}):
-            again = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
-        again = fw.to_numpy(again) if not isinstance(again, FlatOutputs) else unflatten(run.eager, list(again))
-        return diagnose(again, run.eager, run.reference, noise=run.noise).ok
+            again = m.execute(path, artifact, ctx, prep, ref.run, to_dev)
+        return m.compare(path, again, ref.eager, ref.reference, ref.noise).ok
     except Exception:  # noqa: BLE001 - the first run already told what is wrong
         return False
 
 
-def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
+def _judge_specialised(prep: Prepared, m: Mode, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
                        warned: list) -> dict:
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
@@ -316,7 +446,7 @@ def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example:
     force = example.stability.decisions if "control_flow" in path.specializes else None
     what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
     try:
-        (frozen32, frozen64, frozen_noise), stability = prep.eager(run.args, run.nudged, kwargs, force)
+        (frozen32, frozen64, frozen_noise), stability = m.reference(prep, run, kwargs, force)
     except ReplayUnavailable:
         frozen_warnings = [w for w in warned if _FREEZING_WARNING.search(w)]
         if frozen_warnings:
@@ -329,9 +459,7 @@ def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example:
                 "message": f"{what}; eager could not replay the example's path here: {_error_text(e)[:300]}"}
     if not stability.stable:
         return {"outcome": "discarded", "message": f"{what}; the replay is unstable: {stability.reason}"}
-    if isinstance(out, FlatOutputs):
-        out = unflatten(frozen32, list(out)) if len(out) == len(flatten(frozen32)) else out
-    frozen = diagnose(out, frozen32, frozen64, noise=frozen_noise)
+    frozen = m.compare(path, out, frozen32, frozen64, frozen_noise)
     if frozen.ok:
         return {"outcome": "expected_divergence",
                 "message": f"{what}, and matches eager replayed with the example's kwargs and control flow"}
@@ -340,7 +468,7 @@ def _judge_specialised(prep: Prepared, path: PathRecord, run: InputRun, example:
                        f"{frozen.summary()}"}
 
 
-def base_record(case: Case, path: PathRecord, device: str, versions: dict) -> dict:
+def base_record(case: Case, path: PathRecord, device: str, versions: dict, mode: str = "infer") -> dict:
     program = case.program
     return {
         "schema": SCHEMA_VERSION,
@@ -351,6 +479,7 @@ def base_record(case: Case, path: PathRecord, device: str, versions: dict) -> di
         "framework": path.framework,
         "path": path.name,
         "device": device,
+        "mode": mode,
         "outcome": None,
         "max_abs_err": None,
         "max_rel_err": None,
@@ -371,9 +500,9 @@ def finish(record: dict, outcome: str, message: str) -> dict:
 
 
 def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
-             on_path_start=None) -> Iterator[dict]:
+             on_path_start=None, mode: str = "infer") -> Iterator[dict]:
     """Yield one record per path. ``on_path_start(what)`` is called before each framework's eager
-    reference runs (``"prepare:<framework>"``) and before each path (its id)."""
+    reference runs (``"prepare:<framework>"``) and before each path (its id). ``mode``: see :class:`Mode`."""
     by_fw: dict[str, list[PathRecord]] = {}
     for p in paths:
         by_fw.setdefault(p.framework, []).append(p)
@@ -384,7 +513,7 @@ def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
             for p in fw_paths:
-                rec = base_record(case, p, device, {})
+                rec = base_record(case, p, device, {}, mode)
                 rec["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
                 yield finish(rec, "runtime_error", f"eager reference failed: {_short(_error_text(e))}")
             continue
@@ -392,7 +521,7 @@ def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
         for p in fw_paths:
             if on_path_start:
                 on_path_start(p.id)
-            yield run_path(case, prep, p, device, versions)
+            yield run_path(case, prep, p, device, versions, mode)
 
 
 #: Callables given every record :func:`check` returns (the pytest plugin's ``--conformance-results``
@@ -400,9 +529,9 @@ def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
 RECORD_HOOKS: list = []
 
 
-def check(case: Case, path: PathRecord, device: str = "cpu") -> dict:
+def check(case: Case, path: PathRecord, device: str = "cpu", mode: str = "infer") -> dict:
     """Run one case along one path in this process: the record (what the pytest suite asserts on)."""
-    record = run_path(case, prepare(case, path.framework), path, device)
+    record = run_path(case, prepare(case, path.framework), path, device, mode=mode)
     for hook in RECORD_HOOKS:
         hook(record)
     return record

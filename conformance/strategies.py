@@ -31,7 +31,7 @@ from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord,
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
-              "nested_input", "kwargs", "dynamic_dim")
+              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self")
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
@@ -405,6 +405,38 @@ class _Gen:
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
 
 
+def _use_every_input(g: "_Gen", inputs: tuple, body: list, output):
+    """Make every input tensor reach an output: each one no output depends on is returned as
+    ``tanh(x)`` beside the outputs (and beside the values of early returns). Returns (body, output)."""
+    unused = set(Program(0, inputs, tuple(g.kwargs), (), tuple(body), output).unused_inputs())
+    if not unused:
+        return body, output
+    n_gets = next((i for i, s in enumerate(body) if not isinstance(s, Get)), len(body))
+    added = []
+    for get in body[:n_gets]:
+        if get.source + "".join(f".{step}" for step in get.path) in unused:
+            added.append(OpStmt(g.fresh(), "tanh", (get.out,)))
+    extras = tuple(OutVar(s.out) for s in added)
+
+    def widen(out):
+        items = out.items if isinstance(out, OutSeq) and out.kind == "tuple" else (out,)
+        return OutSeq("tuple", items + extras)
+
+    def rewrite(stmts):
+        new = []
+        for s in stmts:
+            if isinstance(s, Return):
+                s = Return(widen(s.value))
+            elif isinstance(s, If):
+                s = If(s.cond, tuple(rewrite(s.then)), tuple(rewrite(s.orelse)))
+            elif isinstance(s, (While, For)):
+                s = dataclasses.replace(s, body=tuple(rewrite(s.body)))
+            new.append(s)
+        return new
+
+    return body[:n_gets] + added + rewrite(body[n_gets:]), widen(output)
+
+
 def _replace_leaves(out, mapping: dict):
     if isinstance(out, OutVar):
         return OutVar(mapping[out.name])
@@ -463,7 +495,12 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             cond = g.tensor_cond(_Scope({n: scope.env[n] for n in env}, {}, 0))
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
-    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output)
+    # users' models mostly use every input; now and then one is unused (a saved static graph drops it)
+    if not ("unused_input" in constructs and draw(st.integers(0, 7)) == 7):
+        body, output = _use_every_input(g, inputs, body, output)
+    # now and then forward's first parameter is not called self (Paddle's to_static requires self)
+    self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"
+    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output, self_name=self_name)
 
 
 @st.composite

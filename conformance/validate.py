@@ -109,6 +109,11 @@ class _Checker:
             _ident(n, "input/kwarg/param")
         if len(set(names)) != len(names):
             raise ProgramError("input, kwarg and param names must be distinct")
+        if p.self_name != "self":
+            _ident(p.self_name, "forward's first parameter")
+            if p.self_name in names or p.self_name in tensor_names:
+                raise ProgramError(f"forward's first parameter {p.self_name!r} is also an input, kwarg, param or "
+                                   f"variable name")
         for i in p.inputs:
             spec_type_check(i.spec, f"input {i.name!r}")
         for k in p.kwargs:

@@ -24,6 +24,10 @@ FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.
 
 #: What a path may be documented to specialise on.
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
+#: What a case checks along a path (``conformance fuzz --mode``): ``infer`` the outputs; ``grad`` the outputs
+#: and the gradients of a loss with respect to the inputs and every parameter; ``train`` the losses,
+#: parameters and buffers (batch-norm statistics) after a few optimizer steps (see :mod:`conformance.training`).
+MODES = ("infer", "grad", "train")
 
 
 def split_names(value) -> list[str]:
@@ -101,12 +105,25 @@ class PathRecord:
     #: What the path counts on its artifact (e.g. ``{"traces": 2}`` for tf.function), recorded in
     #: ``detail.counters`` after conversion and ``detail.inputs[].counters`` after each input set.
     counters: Optional[Callable[[Any], dict]] = None
+    #: The modes the path supports (see :data:`MODES`): ``grad`` and ``train`` need an artifact that
+    #: autograd differentiates (its framework's :class:`Autograd` computes the gradients and steps).
+    modes: frozenset = frozenset({"infer"})
+    #: ``train`` mode: wraps the framework's optimizer step for this path, ``step -> step`` (a step takes
+    #: the gradients, in the order of the parameters); None: the framework's eager optimizer.
+    optimizer: Optional[Callable[[Callable], Callable]] = None
+    #: The reduced float dtype the path computes in (``"bfloat16"``: autocast), or None. Such a path is
+    #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
+    #: reduced precision flips is not judged (see :mod:`conformance.precision`).
+    precision: Optional[str] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
         if unknown:
             raise ValueError(f"path {self.framework}.{self.name}: unknown specialisations {sorted(unknown)}; "
                              f"known: {', '.join(SPECIALISATIONS)}")
+        if set(self.modes) - set(MODES) or "infer" not in self.modes:
+            raise ValueError(f"path {self.framework}.{self.name}: modes {sorted(self.modes)} must include 'infer' "
+                             f"and be among {', '.join(MODES)}")
 
     @property
     def id(self) -> str:
@@ -135,6 +152,9 @@ class ConvertContext:
     #: artifact per value a user will call it with (a SavedModel's concrete functions). Most paths
     #: convert with ``kwargs`` only.
     kwarg_sets: list = field(default_factory=list)
+    #: What the artifact will be used for (:data:`MODES`): in ``grad`` and ``train`` a path that compiles
+    #: on a first call makes that call with autograd on. The model is already in ``train()`` or ``eval()``.
+    mode: str = "infer"
 
 
 @dataclass(frozen=True)
@@ -155,6 +175,34 @@ class Framework:
     #: ``to_numpy(x)`` (one output leaf as a numpy array); ``Model`` and the framework's imports
     #: come from the rendered model source.
     repro: str = ""
+    #: What ``grad`` and ``train`` modes need; None: the framework's paths run in ``infer`` mode only.
+    autograd: Optional["Autograd"] = None
+
+
+@dataclass(frozen=True)
+class Autograd:
+    """A framework's autograd and optimizers, for the ``grad`` and ``train`` modes.
+
+    The loops around these (the loss head, the optimizer steps, what is compared) are framework-neutral
+    and live in :mod:`conformance.training`; parameters and buffers are found on the model by the names of
+    the program's ``Param``s.
+    """
+
+    #: ``(model, training)``: put the model in ``train()`` (True) or ``eval()`` mode
+    set_training: Callable[[Any, bool], None]
+    #: ``(forward, args, kwargs, weights, params) -> (outputs, input_grads, param_grads)``: run
+    #: ``forward(*args, **kwargs)`` with autograd, take the loss ``sum(out * w)`` over the float output
+    #: leaves (``weights``: numpy arrays in ``flatten`` order, None for leaves left out), and return the
+    #: outputs and the gradients of the loss with respect to every float input leaf (flatten order) and to
+    #: each of ``params``; a gradient autograd does not produce is None.
+    backward: Callable[[Callable, list, dict, list, list], tuple]
+    #: ``(kind, params, lr) -> step``: an optimizer (``"sgd"`` or ``"adam"``) over ``params``; ``step(grads)``
+    #: applies one update with the gradients in the order of ``params`` (None: that parameter is skipped).
+    optimizer: Callable[[str, list, float], Callable[[list], None]]
+    #: ``(tensor, array)``: write the values of a numpy array into a parameter or buffer, in place
+    assign: Callable[[Any, Any], None]
+    #: ``(seed)``: seed the framework's global generator (before every forward, for dropout)
+    seed: Callable[[int], None]
 
 
 PATHS: dict[str, PathRecord] = {}

@@ -36,8 +36,17 @@ def _place(device: str):
 
 
 def _setup() -> None:
+    """Once per case: CPU for the reference, dygraph mode, and Paddle's executor cache emptied.
+
+    Paddle keeps the executor of every static program it ran (with its thread pool: five threads
+    per to_static conversion here) in a global cache, even after the converted layer is freed. A
+    worker converting hundreds of models would run out of threads and address space (cases hang or
+    segfault); :func:`paddle.base.core.clear_executor_cache` frees them, and no converted model of
+    an earlier case is alive when the next case starts.
+    """
     paddle.set_device("cpu")  # converted models are placed explicitly; the reference runs on the CPU
     paddle.disable_static()
+    paddle.base.core.clear_executor_cache()
 
 
 def _to_tensor(a: np.ndarray, device: str, fp64: bool):
@@ -298,6 +307,95 @@ def _run(artifact, args, kwargs):
     return artifact(*args, **kwargs)
 
 
+# ------------------------------------------------------------------ reproducer snippets (conformance triage)
+# Each is the conversion above written for a standalone script (see PathRecord.repro); they use the
+# model file's imports and the reproducer's LEAF_NAMES, DYNAMIC_AXES, HERE, call and flatten.
+
+_REPRO_INPUT_SPEC = '''
+def input_spec(args, kwargs):
+    """The input_spec a user writes: InputSpecs nested as the inputs are (None for the dynamic dim),
+    then the non-tensor arguments as values."""
+    names = iter(LEAF_NAMES)
+
+    def spec(value):
+        if isinstance(value, paddle.Tensor):
+            name = next(names)
+            shape = [None if axis in DYNAMIC_AXES[name] else n for axis, n in enumerate(value.shape)]
+            return paddle.static.InputSpec(shape, value.dtype, name=name)
+        if isinstance(value, dict):
+            return {k: spec(v) for k, v in value.items()}
+        return type(value)(spec(v) for v in value)
+
+    return [spec(a) for a in args] + list(kwargs.values())
+'''
+
+_REPRO_SAVE = _REPRO_INPUT_SPEC + '''
+
+def save(model, args, kwargs):
+    prefix = os.path.join(HERE, "saved", "model")
+    paddle.jit.save(paddle.jit.to_static(model, input_spec=input_spec(args, kwargs), full_graph=True), prefix)
+    return prefix
+'''
+
+_REPRO_AST = _REPRO_INPUT_SPEC + '''
+
+def convert(model, args, kwargs):
+    static = paddle.jit.to_static(model, input_spec=input_spec(args, kwargs), full_graph=True)
+    call(static, args, kwargs)  # convert now
+    return static
+'''
+
+_REPRO_SOT = '''
+def convert(model, args, kwargs):
+    static = paddle.jit.to_static(model, full_graph=False)
+    call(static, args, kwargs)  # convert now
+    return static
+'''
+
+_REPRO_JIT_LOAD = _REPRO_SAVE + '''
+
+def convert(model, args, kwargs):
+    loaded = paddle.jit.load(save(model, args, kwargs))
+    return lambda *args, **kwargs: loaded(*flatten(list(args)))  # flat tensors; kwargs were fixed when saving
+'''
+
+_REPRO_INFERENCE = _REPRO_SAVE + '''
+
+def convert(model, args, kwargs):
+    prefix = save(model, args, kwargs)
+    config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+    config.disable_gpu()
+    predictor = paddle.inference.create_predictor(config)
+
+    def run(*args, **kwargs):  # fed by input name; kwargs were fixed when saving
+        feed = dict(zip(LEAF_NAMES, flatten(list(args))))
+        for name in predictor.get_input_names():
+            value = feed[name].numpy()
+            handle = predictor.get_input_handle(name)
+            handle.reshape(value.shape)
+            handle.copy_from_cpu(value)
+        predictor.run()
+        return [predictor.get_output_handle(name).copy_to_cpu() for name in predictor.get_output_names()]
+    return run
+'''
+
+_REPRO_ONNX = _REPRO_INPUT_SPEC + '''
+
+def convert(model, args, kwargs):
+    import onnxruntime
+
+    prefix = os.path.join(HERE, "model")
+    paddle.onnx.export(model, prefix, input_spec=input_spec(args, kwargs))
+    session = onnxruntime.InferenceSession(prefix + ".onnx", providers=["CPUExecutionProvider"])
+    wanted = [i.name for i in session.get_inputs()]
+
+    def run(*args, **kwargs):  # ONNX takes the flat tensors by name and returns a flat list
+        feed = dict(zip(LEAF_NAMES, (to_numpy(t) for t in flatten(list(args)))))
+        return session.run(None, {name: feed[name] for name in wanted})
+    return run
+'''
+
+
 # ------------------------------------------------------------------ the records
 
 _SAVE_NOTE = "(non-tensor arguments are fixed to the example's, as given in the input_spec)"
@@ -305,6 +403,12 @@ _UNUSED_INPUT = Limitation(
     "a saved program keeps only what its outputs need: jit.save refuses an input that no output uses "
     "(and does not say which)", r"is not involved in the target_vars calculation", versions=">=2.0",
     reference="paddle/static/pir_io.py (normalize_program); PaddlePaddle docs: paddle.jit.save")
+_SELF_NAME = Limitation(
+    "to_static takes forward's first parameter for the layer only when it is named `self`: with another name "
+    "the first input is bound to it, reported as a missing input (to_static) or an extra argument (jit.save)",
+    r"`forward\(\)` requires `\w+` arguments, but not found in input `args`"
+    r"|forward\(\) takes (from \d+ to )?\d+ positional arguments? but \d+ were given", versions=">=2.0",
+    reference="paddle/jit/dy2static/utils.py (parse_arg_and_kwargs drops a first argument named self)")
 _LOOP_BREAK_ON_TENSOR = Limitation(
     "known bug: AST to_static refuses a Python loop (for over range of an int) whose break or continue "
     "depends on a tensor ('python while pred change from bool to variable'), though its grammar guide "
@@ -317,27 +421,45 @@ _P2O_UNSUPPORTED_OP = Limitation(
     "it aborts the process without naming them", r"Due to the unsupported operators, the conversion is aborted",
     versions=">=2.0", package="paddle2onnx",
     reference="https://github.com/PaddlePaddle/Paddle2ONNX/blob/develop/docs/zh/op_list.md")
+_P2O_FULL_MEAN = Limitation(
+    "known bug: paddle2onnx cannot convert a mean over all elements (x.mean(), pd_op.mean without an axis): "
+    "it aborts the process with 'Can not get input axis(dim) value'", r"Can not get input 'axis\(dim\)' value",
+    outcome=None, versions=">=2.1", package="paddle2onnx", reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0)")
+_P2O_SOFTPLUS = Limitation(
+    "known bug: paddle2onnx refuses every softplus, also F.softplus(x) with the defaults it names as supported "
+    "('Only support softplus with beta == 1.0 and threshold == 20.0'), and aborts the process",
+    r"Only support softplus with beta == 1\.0 and threshold == 20\.0", outcome=None, versions=">=2.1",
+    package="paddle2onnx", reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0)")
+_P2O_WHILE_COND_RANK = Limitation(
+    "known bug: for `while i < n and x.max() < t:` paddle2onnx writes a Loop whose condition output is declared "
+    "rank 0 but computed rank 1; onnxruntime refuses to load the model",
+    r"Op \(Loop\) \[TypeInferenceError\].*Mismatch between number of inferred and declared dimensions",
+    outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0, onnxruntime 1.31)")
 _PREDICTOR_INPUT_AS_OUTPUT = Limitation(
     "known bug: a saved model that returns one of its inputs unchanged cannot be run by a Paddle Inference "
     "predictor ('More than one shadow output named with x'); paddle.jit.load runs it",
     r"More than one shadow output named with \S+ found", phase="run", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 
-_STATIC = (_LOOP_BREAK_ON_TENSOR,)  # what every path through AST to_static shares
+_STATIC = (_SELF_NAME, _LOOP_BREAK_ON_TENSOR)  # what every path through AST to_static shares
 _SAVED = _STATIC + (_UNUSED_INPUT,)  # ... and every path through jit.save
+_ONNX = _SAVED + (_P2O_UNSUPPORTED_OP, _P2O_FULL_MEAN, _P2O_SOFTPLUS, _P2O_WHILE_COND_RANK)
 
 register(
     PathRecord("paddle", "eager", "dygraph paddle.nn.Layer (the reference, on the chosen device)", _eager, _call,
                reference=True),
     PathRecord("paddle", "to_static", "paddle.jit.to_static(full_graph=True, input_spec=...) (AST) " + _SAVE_NOTE,
-               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC),
+               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC, repro=_REPRO_AST),
     PathRecord("paddle", "to_static_sot", "paddle.jit.to_static(full_graph=False) (SOT bytecode translation)",
-               _to_static(False), _call),
+               _to_static(False), _call, limitations=(_SELF_NAME,), repro=_REPRO_SOT),
     PathRecord("paddle", "jit_save", "paddle.jit.save, then paddle.jit.load (flat tensors in, flat list out) "
-               + _SAVE_NOTE, _jit_load, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED),
+               + _SAVE_NOTE, _jit_load, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED,
+               repro=_REPRO_JIT_LOAD),
     PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model " + _SAVE_NOTE,
-               _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT,)),
+               _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT,),
+               repro=_REPRO_INFERENCE),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a child process) on onnxruntime "
-               + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_P2O_UNSUPPORTED_OP,),
-               requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy")),
+               + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_ONNX,
+               requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy"), repro=_REPRO_ONNX),
 )

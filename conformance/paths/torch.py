@@ -1,5 +1,9 @@
-"""PyTorch conversion paths: eager, TorchScript (script, trace), torch.compile (inductor,
-aot_eager), torch.export, and ONNX (dynamo and TorchScript exporters) run on onnxruntime."""
+"""PyTorch conversion paths: eager, TorchScript (script, trace), ``torch.fx.symbolic_trace``,
+torch.compile (inductor, aot_eager, ``dynamic=True``, ``mode="reduce-overhead"``), torch.export,
+ONNX (dynamo and TorchScript exporters) run on onnxruntime, and mixed precision (``torch.autocast``).
+
+The paths that autograd differentiates also run in the ``grad`` and ``train`` modes
+(:mod:`conformance.training`), with the :class:`~conformance.paths.Autograd` adapter below."""
 
 from __future__ import annotations
 
@@ -8,9 +12,10 @@ import warnings
 import numpy as np
 import torch
 
+from ..case import flatten, map_tree
 from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
 from ..ops import MAX_BATCH
-from . import FRAMEWORKS, ConvertContext, Framework, Limitation, PathRecord, register
+from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register
 from .ort import OrtModel
 
 
@@ -77,8 +82,68 @@ def to_numpy(x):
     return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
 '''
 
+# ------------------------------------------------------------------ autograd (grad and train modes)
+
+
+def _set_training(model, training: bool) -> None:
+    model.train(training)
+
+
+def _backward(forward, args, kwargs, weights, params):
+    """See :class:`~conformance.paths.Autograd`: ``torch.autograd.grad`` of the loss head, None for a
+    tensor the loss does not reach."""
+    wrt = []
+
+    def leaf(a):
+        if isinstance(a, torch.Tensor) and a.is_floating_point():
+            a = a.detach().requires_grad_()
+            wrt.append(a)
+        return a
+
+    args = map_tree(leaf, args)
+    with torch.enable_grad():
+        outputs = forward(*args, **kwargs)
+        terms = [(o * torch.as_tensor(w, dtype=o.dtype, device=o.device)).sum()
+                 for o, w in zip(flatten(outputs), weights)
+                 if w is not None and isinstance(o, torch.Tensor) and o.is_floating_point() and tuple(o.shape) == w.shape]
+        loss = sum(terms[1:], terms[0]) if terms else None
+        targets = wrt + list(params)
+        if loss is not None and loss.requires_grad and targets:
+            grads = list(torch.autograd.grad(loss, targets, allow_unused=True))
+        else:
+            grads = [None] * len(targets)
+    return outputs, None if loss is None else loss.detach(), grads[:len(wrt)], grads[len(wrt):]
+
+
+def _optimizer(kind: str, params: list, lr: float):
+    opt = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam}[kind](params, lr=lr) if params else None
+
+    def step(grads):
+        for p, g in zip(params, grads):
+            p.grad = g
+        if opt is not None:
+            opt.step()
+    return step
+
+
+def _assign(t, a) -> None:
+    with torch.no_grad():
+        t.copy_(torch.from_numpy(np.asarray(a)).to(t.dtype))
+
+
+AUTOGRAD = Autograd(_set_training, _backward, _optimizer, _assign, torch.manual_seed)
+
 FRAMEWORKS["torch"] = Framework("torch", lambda: torch.__version__, _to_tensor, _to_numpy, _prepare, _call,
-                                _devices, _setup, _versions, repro=_REPRO_FRAMEWORK)
+                                _devices, _setup, _versions, repro=_REPRO_FRAMEWORK, autograd=AUTOGRAD)
+
+
+def _warm_up(fn, ctx: ConvertContext) -> None:
+    """Call a converted model once (paths that compile on a first call), as the mode will: without
+    autograd for ``infer``, with inputs and parameters that require grad for ``grad`` and ``train``."""
+    if ctx.mode == "infer":
+        _call(fn, ctx.args, ctx.kwargs)
+    else:
+        _backward(fn, ctx.args, ctx.kwargs, [], [])
 
 
 # ------------------------------------------------------------------ eager, TorchScript
@@ -95,6 +160,24 @@ def _script(ctx: ConvertContext):
 def _trace(ctx: ConvertContext):
     # trace takes tensors only: non-tensor kwargs are bound at trace time, as users do with a wrapper.
     return _BoundKwargs(torch.jit.trace(_Bind(ctx.model, ctx.kwargs), tuple(ctx.args), strict=False))
+
+
+def _fx(ctx: ConvertContext):
+    gm = torch.fx.symbolic_trace(ctx.model, concrete_args=dict(ctx.kwargs))
+    return _Concrete(gm, [ctx.kwargs[k.name] for k in ctx.program.kwargs])
+
+
+class _Concrete:
+    """A GraphModule traced with the non-tensor arguments as ``concrete_args``, called with the values it
+    was traced with (kwargs given at run time are ignored). They go positionally: the GraphModule's forward
+    renames those parameters (``mode`` becomes ``mode_1``), keeps the original defaults and asserts that
+    the traced value is passed."""
+
+    def __init__(self, gm, values: list):
+        self.gm, self.values = gm, values
+
+    def __call__(self, *args, **kwargs):
+        return self.gm(*args, *self.values)
 
 
 class _Bind(torch.nn.Module):
@@ -122,14 +205,40 @@ class _BoundKwargs:
 # ------------------------------------------------------------------ torch.compile
 
 
-def _compile(backend: str):
+def _compile(backend: str, **options):
     def convert(ctx: ConvertContext):
         import torch._dynamo
+        import torch._inductor.config
 
         torch._dynamo.reset()
-        compiled = torch.compile(ctx.model, backend=backend)
-        _call(compiled, ctx.args, ctx.kwargs)  # compile now, so compiler errors are conversion errors
+        # Inductor generates its own random numbers by design; for a model in train() (dropout) it is told
+        # to draw from eager's generator, the documented way to compare with eager
+        torch._inductor.config.fallback_random = ctx.model.training
+        compiled = torch.compile(ctx.model, backend=backend, **options)
+        _warm_up(compiled, ctx)  # compile now, so compiler errors are conversion errors
         return compiled
+    return convert
+
+
+# ------------------------------------------------------------------ mixed precision
+
+
+class _Autocast:
+    """The eager model under ``torch.autocast``; float outputs cast back to float32, as a user compares
+    them with an fp32 model's."""
+
+    def __init__(self, model, device: str, dtype):
+        self.model, self.device, self.dtype = model, device, dtype
+
+    def __call__(self, *args, **kwargs):
+        with torch.autocast(self.device, dtype=self.dtype):
+            out = self.model(*args, **kwargs)
+        return map_tree(lambda t: t.float() if isinstance(t, torch.Tensor) and t.is_floating_point() else t, out)
+
+
+def _autocast(dtype):
+    def convert(ctx: ConvertContext):
+        return _Autocast(ctx.model, ctx.device, dtype)
     return convert
 
 
@@ -298,17 +407,40 @@ _ONNX_DICT_FALLBACK = Limitation(
     r"<class 'TypeError'>: missing a required argument: ", outcome=None, versions=">=2.9",
     reference="found by conformance 2026-11-21 (torch 2.13.0)")
 _TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
+_FX_CONTROL_FLOW = Limitation(
+    "symbolic tracing cannot follow Python control flow on tensor values or shapes (FX's documented "
+    "limitation: dynamic control flow)", r"TraceError: symbolically traced variables cannot be used as inputs "
+    r"to control flow", reference="https://pytorch.org/docs/stable/fx.html#dynamic-control-flow")
+#: The modes of a path that autograd differentiates (see conformance.training).
+_AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 
 register(
     PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", _eager, _call,
-               reference=True),
-    PathRecord("torch", "script", "torch.jit.script", _script, _call, repro=_REPRO_SCRIPT),
+               reference=True, modes=_AUTOGRAD_MODES),
+    PathRecord("torch", "script", "torch.jit.script", _script, _call, repro=_REPRO_SCRIPT, modes=_AUTOGRAD_MODES),
+    # train: trace freezes the example's control flow, and training steps may change it: grad only
     PathRecord("torch", "trace", "torch.jit.trace " + _TRACE_NOTE, _trace, _call,
-               specializes=frozenset({"kwargs", "control_flow"}), repro=_REPRO_TRACE),
+               specializes=frozenset({"kwargs", "control_flow"}), repro=_REPRO_TRACE,
+               modes=frozenset({"infer", "grad"})),
+    PathRecord("torch", "fx", "torch.fx.symbolic_trace (non-tensor arguments as concrete_args)", _fx, _call,
+               specializes=frozenset({"kwargs"}), limitations=(_FX_CONTROL_FLOW,), modes=_AUTOGRAD_MODES),
     PathRecord("torch", "compile", "torch.compile(backend='inductor')", _compile("inductor"), _call,
-               repro=_repro_compile("inductor")),
+               repro=_repro_compile("inductor"), modes=_AUTOGRAD_MODES),
     PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')", _compile("aot_eager"), _call,
-               repro=_repro_compile("aot_eager")),
+               repro=_repro_compile("aot_eager"), modes=_AUTOGRAD_MODES),
+    PathRecord("torch", "compile_dynamic", "torch.compile(dynamic=True) (inductor, symbolic shapes from the start)",
+               _compile("inductor", dynamic=True), _call, modes=_AUTOGRAD_MODES),
+    # On the CPU there are no CUDA graphs to capture: the same code as `compile`, at its cost (seconds per
+    # case); named, or on --device cuda, it checks the CUDA-graph trees
+    PathRecord("torch", "compile_reduce_overhead", "torch.compile(mode='reduce-overhead') (CUDA graphs on CUDA; "
+               "on the CPU the same as compile, so not in default campaigns)",
+               _compile("inductor", mode="reduce-overhead"), _call, modes=_AUTOGRAD_MODES, default=False),
+    PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "
+               "judged against fp32 eager with the bfloat16 tolerance rule", _autocast(torch.bfloat16), _call,
+               precision="bfloat16"),
+    PathRecord("torch", "autocast_fp16", "torch.autocast('cuda', dtype=torch.float16) around eager, outputs cast to "
+               "float32; judged against fp32 eager with the float16 tolerance rule", _autocast(torch.float16), _call,
+               precision="float16", devices=("cuda",)),
     PathRecord("torch", "export", "torch.export.export(dynamic_shapes=B).module()", _export, _call,
                limitations=(_DATA_DEPENDENT_EXPORT, _SHAPE_GUARD, _KWARG_GUARD),
                specializes=frozenset({"kwargs"}), repro=_REPRO_EXPORT),
