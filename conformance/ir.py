@@ -99,11 +99,25 @@ class Kwarg:
 
 @dataclass(frozen=True)
 class Param:
-    """A weight: values are uniform in [-scale, scale], drawn from (program seed, index)."""
+    """A weight: values are uniform in [offset - scale, offset + scale], drawn from (program seed, index).
+
+    ``trainable=False`` makes it state rather than a weight (batch-norm running statistics): a buffer that
+    optimizers do not update and gradients are not taken for.
+    """
 
     name: str
     shape: tuple[int, ...]
     scale: float = 0.5
+    offset: float = 0.0
+    trainable: bool = True
+
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "shape": list(self.shape), "scale": self.scale}
+        if self.offset:  # written only when set, so older programs keep their JSON (and ids)
+            d["offset"] = self.offset
+        if not self.trainable:
+            d["trainable"] = False
+        return d
 
 
 @dataclass(frozen=True)
@@ -250,6 +264,9 @@ class Program:
     #: The name of ``forward``'s first parameter: ``self`` unless the program renames it, as some users
     #: do (Paddle's to_static requires ``self``).
     self_name: str = "self"
+    #: The model is put in training mode (``train()``) before conversion instead of ``eval()``: dropout
+    #: drops and batch norm uses (and updates) batch statistics.
+    training: bool = False
 
     # -- queries -------------------------------------------------------------------------
     def walk(self) -> Iterator[Stmt]:
@@ -289,6 +306,10 @@ class Program:
                 found.add("early_return")
             elif isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].inplace:
                 found.add("inplace")
+            if isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].train_layer:
+                found.add("train_layer")
+        if self.training:
+            found.add("train_mode")
         return found
 
     def unused_inputs(self) -> list[str]:
@@ -348,10 +369,11 @@ class Program:
             "inputs": [{"name": i.name, "spec": _spec_to(i.spec)} for i in self.inputs],
             "kwargs": [{"name": k.name, "type": k.type, "default": k.default, "choices": list(k.choices)}
                        for k in self.kwargs],
-            "params": [{"name": p.name, "shape": list(p.shape), "scale": p.scale} for p in self.params],
+            "params": [p.to_dict() for p in self.params],
             "body": [_stmt_to(s) for s in self.body],
             "output": _out_to(self.output),
             **({"self_name": self.self_name} if self.self_name != "self" else {}),  # older ids stay
+            **({"training": True} if self.training else {}),
             **({"meta": dict(self.meta)} if self.meta else {}),
         }
 
@@ -370,12 +392,14 @@ class Program:
                 seed=int(d["seed"]),
                 inputs=tuple(Input(i["name"], _spec_from(i["spec"])) for i in d["inputs"]),
                 kwargs=tuple(Kwarg(k["name"], k["type"], k["default"], tuple(k["choices"])) for k in d["kwargs"]),
-                params=tuple(Param(p["name"], tuple(int(x) for x in p["shape"]), float(p["scale"]))
+                params=tuple(Param(p["name"], tuple(int(x) for x in p["shape"]), float(p["scale"]),
+                                   float(p.get("offset", 0.0)), _bool(p.get("trainable", True), "trainable"))
                              for p in d["params"]),
                 body=tuple(_stmt_from(s) for s in d["body"]),
                 output=_out_from(d["output"]),
                 meta=tuple(sorted(d.get("meta", {}).items())),
                 self_name=d.get("self_name", "self"),
+                training=_bool(d.get("training", False), "training"),
             )
         except ProgramError:
             raise
@@ -400,6 +424,12 @@ class Program:
         d = self.to_dict()
         d.pop("meta", None)
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def _bool(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProgramError(f"{what} must be true or false, got {value!r}")
+    return value
 
 
 def walk(stmts) -> Iterator[Stmt]:

@@ -20,7 +20,12 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``tolerance``: notes on numerical behaviour, shown in the generated ops table;
 * ``differs``: per framework, why its eager result differs from the other frameworks' by design (a
   rounding mode, integer division); the cross-framework check (``tests/test_cross_framework.py``)
-  leaves that framework out on programs using the op, and ``conformance ops`` shows it.
+  leaves that framework out on programs using the op, and ``conformance ops`` shows it;
+* ``train_layer``: the op means something else in ``train()`` and ``eval()`` or under autograd (dropout,
+  batch norm, detach); the generator draws it only for programs with the ``train_layers`` construct
+  (gradient and training-step campaigns), so the default case stream is unchanged;
+* ``helpers``: per framework, module-level source the emitter calls (rendered once into the model file
+  of a program that uses the op), for ops a framework has no single function for.
 
 ``OPS`` maps names to records; ``conformance ops`` prints the table.
 """
@@ -95,6 +100,8 @@ class OpRecord:
     inplace: bool = False  # writes into its first argument, which is also the statement's target
     tolerance: str = ""
     differs: Mapping[str, str] = field(default_factory=dict)
+    train_layer: bool = False
+    helpers: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
@@ -119,6 +126,17 @@ def op(**kw) -> OpRecord:
     rec = OpRecord(**kw)
     OPS[rec.name] = rec
     return rec
+
+
+class Weight(tuple):
+    """What ``OpRecord.params`` returns per weight: the pair ``(shape, scale)`` (so it unpacks as one),
+    with ``offset`` (values uniform in offset ± scale) and ``trainable`` (False: state such as batch-norm
+    running statistics, a buffer that optimizers leave alone) as attributes."""
+
+    def __new__(cls, shape, scale: float, offset: float = 0.0, trainable: bool = True):
+        self = super().__new__(cls, (tuple(shape), scale))
+        self.offset, self.trainable = offset, trainable
+        return self
 
 
 def _fw(torch: str, paddle: str, tf: str) -> dict:
@@ -581,6 +599,96 @@ op(name="clamp_", family="inplace", arity=1, inplace=True, doc="x.clamp_(lo, hi)
    infer=_same, bound=OPS["clamp"].bound, attrs=OPS["clamp"].attrs)
 op(name="relu_", family="inplace", arity=1, inplace=True, doc="x.relu_(): in-place ReLU",
    emit=_fw("{0}.relu_()", "F.relu_({0})", "tf.nn.relu({0})"), infer=_same, bound=OPS["relu"].bound)
+
+
+# ---------------------------------------------------------------- train/eval-dependent layers and autograd
+# Drawn only for programs with the ``train_layers`` construct (see OpRecord.train_layer).
+
+_TF_DROPOUT = '''
+def _dropout(x, rate, key, training):
+    """Dropout with a stateless seeded mask: the same mask in float32 and float64, eagerly and traced."""
+    if not training or rate == 0.0:
+        return x
+    keep = tf.random.stateless_uniform(tf.shape(x), seed=[SEED % 2**31, key]) >= rate
+    return tf.where(keep, x / (1.0 - rate), tf.zeros_like(x))
+'''
+
+
+def _dropout_bound(ivs, a, ts):
+    lo, hi = ivs[0]
+    scale = 1.0 / (1.0 - a["p"])
+    return (min(lo * scale, 0.0), max(hi * scale, 0.0)) if a["p"] else (lo, hi)
+
+
+op(name="dropout", family="train", arity=1, train_layer=True, view=True,  # eval() returns its argument itself
+   doc="dropout with probability p in train() (identity in eval()); p = 0, or a seeded generator",
+   emit=_fw("F.dropout({0}, p={p}, training=self.training)", "F.dropout({0}, p={p}, training=self.training)",
+            "_dropout({0}, {p}, {key}, self.training)"),
+   helpers={"tf": _TF_DROPOUT}, infer=_same, bound=_dropout_bound,
+   attrs=lambda draw, ts: {"p": draw(_st().sampled_from([0.0, 0.5, 0.25])), "key": draw(_st().integers(0, 999))},
+   tolerance="p > 0: the mask comes from the framework's generator, seeded before every forward (torch, paddle) "
+             "or a stateless seed (tf); masks differ between frameworks")
+
+_TF_BATCH_NORM = '''
+def _batch_norm(x, running_mean, running_var, weight, bias, training, momentum=0.1, eps=1e-5):
+    """Batch norm over every dim but dim 1, updating the running statistics as torch does: running =
+    (1 - momentum) * running + momentum * batch statistic, with the unbiased batch variance."""
+    axes = [0] + list(range(2, len(x.shape)))
+    shape = [1, -1] + [1] * (len(x.shape) - 2)
+    if training:
+        mean, var = tf.nn.moments(x, axes)
+        n = tf.cast(tf.size(x) // tf.shape(x)[1], x.dtype)
+        running_mean.assign(running_mean * (1 - momentum) + mean * momentum)
+        running_var.assign(running_var * (1 - momentum) + var * (n / (n - 1)) * momentum)
+    else:
+        mean, var = running_mean, running_var
+    return ((x - tf.reshape(mean, shape)) * tf.math.rsqrt(tf.reshape(var, shape) + eps) * tf.reshape(weight, shape)
+            + tf.reshape(bias, shape))
+'''
+
+
+def _bn_count(t: TensorType, batch: int) -> int:
+    """How many values batch norm averages per channel, with the dynamic dim of size ``batch``."""
+    return math.prod(batch if d == DYNAMIC else d for i, d in enumerate(t.shape) if i != 1)
+
+
+def _bn_domain(ivs, ts):
+    t = ts[0]
+    return (2 <= t.rank <= 4 and isinstance(t.shape[1], int) and _bn_count(t, 2) >= 2
+            and ivs[0][1] - ivs[0][0] > 0)
+
+
+def _bn_infer(ts, a):
+    t = ts[0]
+    _need(2 <= t.rank <= 4 and isinstance(t.shape[1], int), f"batch_norm needs [N, C, ...] with a static C, got {t}")
+    _need(_bn_count(t, 2) >= 2, f"batch_norm in train() needs more than one value per channel, got {t}")
+    return t
+
+
+def _bn_bound(ivs, a, ts):
+    train = 0.5 * math.sqrt(_bn_count(ts[0], MAX_BATCH) - 1) + 0.5  # |x - mean| <= sqrt(n - 1) * std
+    evaluate = (max(map(abs, ivs[0])) + 0.5) / math.sqrt(0.75) * 0.5 + 0.5  # running var >= 0.75
+    return (-max(train, evaluate), max(train, evaluate))
+
+
+op(name="batch_norm", family="train", arity=1, train_layer=True,
+   doc="batch norm over every dim but dim 1, with weight, bias and running statistics (momentum 0.1 in "
+       "torch's convention, Paddle's 0.9; eps 1e-5)",
+   emit=_fw("F.batch_norm({0}, {p2}, {p3}, {p0}, {p1}, training=self.training, momentum=0.1, eps=1e-05)",
+            # Paddle's momentum is the weight of the old statistic: 0.9 here is torch's 0.1
+            "F.batch_norm({0}, {p2}, {p3}, {p0}, {p1}, training=self.training, momentum=0.9, epsilon=1e-05)",
+            "_batch_norm({0}, {p2}, {p3}, {p0}, {p1}, self.training)"),
+   helpers={"tf": _TF_BATCH_NORM}, infer=_bn_infer, domain=_bn_domain, bound=_bn_bound,
+   params=lambda ts, a: [Weight((ts[0].shape[1],), 0.5), Weight((ts[0].shape[1],), 0.5),
+                         Weight((ts[0].shape[1],), 0.5, trainable=False),
+                         Weight((ts[0].shape[1],), 0.25, offset=1.0, trainable=False)],
+   tolerance="train(): near-constant channels amplify rounding (the fp64 reference decides); Paddle updates "
+             "the running variance with the biased batch variance (÷n), torch and this tf emitter with the "
+             "unbiased one (÷(n-1))")
+
+op(name="detach", family="train", arity=1, train_layer=True, view=True,
+   doc="the same values, cut from autograd (no gradient flows back through it)",
+   emit=_fw("{0}.detach()", "{0}.detach()", "tf.stop_gradient({0})"), infer=_same, bound=_keep)
 
 
 def check_op(name: str) -> OpRecord:

@@ -48,6 +48,9 @@ class Dialect:
     to_numpy: str  # expression turning a tensor `t` into a numpy array
     from_numpy: str  # expression turning a numpy array `a` into a tensor
     method: str = "forward"  # the method a call of the model runs
+    buffer: str = ""  # like ``param``, for state that is not trained (Param.trainable False)
+    #: set in ``__init__`` of a model whose ops read ``self.training``, where the base class has no such flag
+    training_init: str = ""
 
 
 TORCH = Dialect(
@@ -61,8 +64,9 @@ TORCH = Dialect(
     list_type="List[{0}]",
     dict_type="Dict[str, {0}]",
     tuple_type="Tuple[{0}]",
-    to_numpy="{t}.detach().cpu().numpy().copy()",
+    to_numpy="{t}.detach().cpu().double().numpy().copy()",  # double: exact, and numpy has no bfloat16
     from_numpy="torch.from_numpy({a})",
+    buffer="self.register_buffer({name!r}, torch.from_numpy({value}))",
 )
 
 PADDLE = Dialect(
@@ -79,6 +83,7 @@ PADDLE = Dialect(
     tuple_type="Tuple[{0}]",
     to_numpy="{t}.numpy().copy()",
     from_numpy="paddle.to_tensor({a})",
+    buffer="self.register_buffer({name!r}, paddle.to_tensor({value}.astype({np_float!r})))",
 )
 
 TF = Dialect(
@@ -96,6 +101,8 @@ TF = Dialect(
     to_numpy="np.array({t}).copy()",
     from_numpy="tf.constant({a})",
     method="__call__",
+    buffer="self.{name} = tf.Variable({value}.astype({np_float!r}), name={name!r}, trainable=False)",
+    training_init="self.training = False  # train()/eval() of torch and paddle: set before conversion",
 )
 
 DIALECTS = {"torch": TORCH, "paddle": PADDLE, "tf": TF}
@@ -290,12 +297,18 @@ class _Writer:
                  '    """Weight number `index`: uniform in [-scale, scale], the same values in every framework."""',
                  "    rng = np.random.default_rng([SEED, 0, index])",
                  "    return rng.uniform(-scale, scale, size=shape).astype(np.float32)", ""]
+        used = [OPS[s.op] for s in p.walk() if isinstance(s, OpStmt)]
+        lines += list(dict.fromkeys(rec.helpers[d.framework] for rec in used if d.framework in rec.helpers))
         if self.probed:
             lines.append(_PROBES.format(to_numpy=d.to_numpy.format(t="t")))
         lines += ["", f"class Model({d.base_class}):", "    def __init__(self):", "        super().__init__()"]
+        if d.training_init and any(rec.train_layer for rec in used):
+            lines.append("        " + d.training_init)
         for i, q in enumerate(p.params):
-            lines.append("        " + d.param.format(name=q.name, value=f"_weight({i}, {q.shape!r}, {q.scale!r})",
-                                                   np_float=self.np_float))
+            value = f"_weight({i}, {q.shape!r}, {q.scale!r})" + (f" + np.float32({q.offset!r})" if q.offset else "")
+            template = d.param if q.trainable else d.buffer
+            lines.append("        " + template.format(name=q.name, value=f"({value})" if q.offset else value,
+                                                      np_float=self.np_float))
         args = [p.self_name] + [f"{i.name}: {_annotation(i.spec, d)}" for i in p.inputs]
         args += [f"{k.name}: {k.type} = {k.default!r}" for k in p.kwargs]
         lines += ["", f"    def {d.method}({', '.join(args)}):"]

@@ -32,12 +32,17 @@ from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord,
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
               "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self")
+#: Opt-in constructs, drawn only when named in ``constructs`` (``CONSTRUCTS + TRAIN_CONSTRUCTS``):
+#: ``train_layers`` adds the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm,
+#: detach; see ``OpRecord.train_layer``), as statements of their own, and draws whether the model is put
+#: in ``train()`` before conversion (``Program.training``). Gradient and training-step campaigns use it.
+TRAIN_CONSTRUCTS = ("train_layers",)
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
-_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop")
+_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "train_layers")
 
 
 def _join(a: Interval, b: Interval) -> Interval:
@@ -176,10 +181,16 @@ class _Gen:
         return stmts
 
     def statement(self, scope: _Scope) -> list:
-        kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)]
+        kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)
+                 or (k == "train_layers" and k in self.constructs)]
         kind = self.draw(st.sampled_from(kinds))
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
+
+    def train_layers(self, scope: _Scope) -> Optional[list]:
+        """One op that depends on train()/eval() or autograd, where one fits (else a plain op)."""
+        layers = [rec for rec in self.ops if rec.train_layer]
+        return self.op(scope, layers) if layers else None
 
     def _candidates(self, rec: OpRecord, scope: _Scope, limit: int = 64) -> list[tuple[str, ...]]:
         """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
@@ -221,11 +232,13 @@ class _Gen:
                     continue
                 yield (c, a, b)
 
-    def op(self, scope: _Scope) -> list:
+    def op(self, scope: _Scope, pool: Optional[list] = None) -> Optional[list]:
         d = self.draw
-        usable = [rec for rec in self.ops
+        usable = [rec for rec in (self.ops if pool is None else pool)
                   if (rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs))
                   and next(self._iter_candidates(rec, scope), None) is not None]
+        if pool is not None and not usable:
+            return None
         rec = d(st.sampled_from(usable))
         args = d(st.sampled_from(self._candidates(rec, scope)))
         types = [scope.env[a].type for a in args]
@@ -236,9 +249,10 @@ class _Gen:
         iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
         assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
         params = []
-        for shape, scale in rec.params(types, attrs):
+        for weight in rec.params(types, attrs):
             params.append(f"p{len(self.params)}")
-            self.params.append(Param(params[-1], shape, scale))
+            self.params.append(Param(params[-1], *weight, getattr(weight, "offset", 0.0),
+                                     getattr(weight, "trainable", True)))
         stmt = OpStmt("", rec.name, tuple(args), tuple(sorted(attrs.items())), tuple(params))
         if rec.inplace:
             target = args[0]
@@ -456,10 +470,11 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     :param ops: op names to draw from (default: all of :data:`conformance.ops.OPS`).
     """
     constructs = frozenset(constructs)
-    unknown = constructs - set(CONSTRUCTS)
+    unknown = constructs - set(CONSTRUCTS + TRAIN_CONSTRUCTS)
     if unknown:
-        raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(CONSTRUCTS)}")
-    op_names = tuple(OPS) if ops is None else tuple(ops)
+        raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(CONSTRUCTS + TRAIN_CONSTRUCTS)}")
+    train = "train_layers" in constructs
+    op_names = tuple(o for o in OPS if train or not OPS[o].train_layer) if ops is None else tuple(ops)
     for name in op_names:
         if name not in OPS:
             raise ValueError(f"unknown op {name!r}")
@@ -500,7 +515,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         body, output = _use_every_input(g, inputs, body, output)
     # now and then forward's first parameter is not called self (Paddle's to_static requires self)
     self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"
-    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output, self_name=self_name)
+    training = draw(st.booleans()) if train else False
+    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output, self_name=self_name, training=training)
 
 
 @st.composite

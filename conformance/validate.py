@@ -178,6 +178,10 @@ class _Checker:
             got = [self.params[q].shape for q in s.params]
             if got != want:
                 raise ProgramError(f"{where}: {s.op} needs params of shapes {want}, got {got}")
+            trainable = [getattr(w, "trainable", True) for w in rec.params(types, attrs)]
+            if [self.params[q].trainable for q in s.params] != trainable:
+                raise ProgramError(f"{where}: {s.op} needs params with trainable = {trainable} (False: running "
+                                   f"statistics, buffers no optimizer updates)")
             self.assign(env, s.out, out, where)
         elif isinstance(s, If):
             self.cond(s.cond, env, loops, where)
