@@ -197,14 +197,13 @@ def test_planted_gradient_scale_is_caught_on_generated_programs(case):
 @given(cases(constructs=TRAIN))
 def test_rounding_noise_is_not_a_finding(case):
     """Eager against itself and script against eager, in both modes, on generated programs with dropout,
-    batch norm, detach and train()/eval() (the TorchScript batch-norm bug of cases/ left out)."""
+    batch norm, detach and train()/eval() (a mismatch may only be the known TorchScript batch-norm bug)."""
     prep = prepare(case, "torch")
     for mode in ("grad", "train"):
         for path in ("eager", "script"):
-            if path == "script" and mode == "train" and case.program.training and "batch_norm" in case.program.ops():
-                continue
             record = run_path(case, prep, PATHS[f"torch.{path}"], mode=mode)
-            assert record["outcome"] in ("pass", "discarded"), (mode, path, record["detail"]["message"])
+            known = record["outcome"] == "mismatch" and "known_issue" in record["detail"]
+            assert record["outcome"] in ("pass", "discarded") or known, (mode, path, record["detail"]["message"])
 
 
 def test_a_path_without_the_mode_is_unsupported():

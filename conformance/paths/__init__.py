@@ -48,7 +48,9 @@ class Limitation:
     """A documented refusal or divergence of a path.
 
     ``match`` is a regular expression searched in ``"ExceptionType: message"``; ``phase`` says
-    whether it applies to conversion or to running the converted model; ``outcome`` is what a
+    whether it applies to conversion or to running the converted model (``convert``, ``run``), or to
+    a ``mismatch`` (``compare``: searched in the oracle's summary, e.g. ``['sgd']['buffers']``; the
+    outcome stays a mismatch, named as a known bug); ``outcome`` is what a
     matching error becomes: ``unsupported`` for a documented refusal, or ``None`` for a known bug
     (the outcome stays an error, the record names the bug in ``detail.known_issue``, and the pytest
     suite xfails it; the minimal case in ``cases/`` pins its outcome, so an upstream fix shows up

@@ -1,0 +1,36 @@
+"""The training parity suite: along every selected path that autograd differentiates, generated
+programs (with dropout, batch norm, detach, and train() or eval() chosen before conversion) must give
+eager's gradients (``grad`` mode) and eager's losses, parameters and batch-norm statistics after SGD and
+Adam steps (``train`` mode); see :mod:`conformance.training`.
+
+Accepted outcomes are those of the inference suite (``oracles/test_torch_parity.py``); a mismatch
+that matches a known-bug record of the path is an xfail naming the bug. A path without the mode is
+skipped (torch's today; other frameworks' paths join as they declare the modes). Each example converts and trains, so this suite draws a third of the active
+Hypothesis profile's examples (2 under ``ci``, 66 under ``nightly``).
+"""
+
+import json
+
+import pytest
+from hypothesis import assume, given, note, settings
+
+from conformance.runner import check
+from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases
+
+ACCEPTED = {"pass", "unsupported", "expected_divergence"}
+
+
+@pytest.mark.parametrize("mode", ["grad", "train"])
+@settings(max_examples=max(2, settings.default.max_examples // 3))
+@given(case=cases(constructs=CONSTRUCTS + TRAIN_CONSTRUCTS))
+def test_path_trains_like_eager(conformance_path, conformance_device, mode, case):
+    if mode not in conformance_path.modes:
+        pytest.skip(f"{conformance_path.id} has no {mode} mode")
+    record = check(case, conformance_path, conformance_device, mode=mode)
+    assume(record["outcome"] != "discarded")  # the branch-flip guard, over every training step
+    note(json.dumps(case.to_dict()))
+    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
+        pytest.xfail(record["detail"]["known_issue"])
+    assert record["outcome"] in ACCEPTED, (
+        f"{conformance_path.id} ({mode}): {record['outcome']}: {record['detail'].get('message', '')}\n"
+        f"replay with: conformance replay case.json --mode {mode}  (the case JSON is in the Hypothesis note above)")
