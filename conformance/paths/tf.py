@@ -32,7 +32,8 @@ import tensorflow as tf  # noqa: E402
 from ..ir import DYNAMIC, DictSpec, Get, If, OpStmt, Program, SeqSpec, ShapeCond, Spec, TensorSpec, spec_leaves  # noqa: E402
 from ..ops import OPS  # noqa: E402
 from ..validate import op_arg_types  # noqa: E402
-from . import FRAMEWORKS, ConvertContext, Framework, Limitation, PathRecord, register  # noqa: E402
+from ..case import flatten  # noqa: E402
+from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register  # noqa: E402
 from .ort import OrtModel  # noqa: E402
 
 _DTYPES = {"float32": tf.float32, "int64": tf.int64, "bool": tf.bool}
@@ -134,8 +135,49 @@ def signature(args):
     return [spec(a) for a in args]
 '''
 
+# ------------------------------------------------------------------ autograd (grad and train modes)
+
+
+def _set_training(model, training: bool) -> None:
+    model.training = training  # what the rendered dropout and batch-norm helpers read (render.TF.training_init)
+
+
+def _backward(forward, args, kwargs, weights, params):
+    """See :class:`~conformance.paths.Autograd`: ``tf.GradientTape`` over the loss head, None for a tensor
+    the loss does not reach."""
+    from ..training import loss_terms
+
+    wrt = [a for a in flatten(list(args)) if isinstance(a, tf.Tensor) and a.dtype.is_floating]
+    with tf.GradientTape() as tape:
+        tape.watch(wrt)
+        outputs = forward(*args, **kwargs)
+        terms = [tf.reduce_sum(o * tf.constant(w, dtype=o.dtype)) for o, w in loss_terms(outputs, weights)
+                 if isinstance(o, tf.Tensor) and o.dtype.is_floating]
+        loss = tf.add_n(terms) if terms else None
+    targets = wrt + list(params)
+    grads = list(tape.gradient(loss, targets)) if loss is not None and targets else [None] * len(targets)
+    return outputs, loss, grads[:len(wrt)], grads[len(wrt):]
+
+
+def _optimizer(kind: str, params: list, lr: float):
+    import keras
+
+    opt = {"sgd": keras.optimizers.SGD, "adam": keras.optimizers.Adam}[kind](lr)
+    opt.build(params)
+
+    def step(grads):
+        opt.apply_gradients([(g, v) for g, v in zip(grads, params) if g is not None])
+    return step
+
+
+def _assign(t, a) -> None:
+    t.assign(np.asarray(a).astype(t.dtype.as_numpy_dtype))
+
+
+AUTOGRAD = Autograd(_set_training, _backward, _optimizer, _assign, tf.random.set_seed)
+
 FRAMEWORKS["tf"] = Framework("tf", lambda: tf.__version__, _to_tensor, _to_numpy, _prepare, _call, _devices,
-                             _setup, _versions, repro=_REPRO_FRAMEWORK)
+                             _setup, _versions, repro=_REPRO_FRAMEWORK, autograd=AUTOGRAD)
 
 
 # ------------------------------------------------------------------ the input signature
@@ -400,23 +442,27 @@ _ONNX_ERFC = Limitation(
     r"No Op registered for Erfc", versions=">=1.17", package="tf2onnx",
     reference="https://github.com/onnx/tensorflow-onnx/blob/main/support_status.md")
 _ONNX_LOOP_COUNTER_SHAPE = Limitation(
-    "known bug (tf2onnx): when a while body has a `continue` and reads a tensor from outside the loop, the Loop "
-    "body's iteration-count input gets no shape and onnxruntime refuses to run it", r"Loop subgraph input 0 has "
-    r"unknown shape", phase="run", outcome=None, versions=">=1.17", package="tf2onnx",
+    "known bug (tf2onnx): when a branch of a tf.cond in a while body computes something unused from a tensor "
+    "defined outside the loop (an `else` branch, or the code after a `continue`), the Loop body's iteration-count "
+    "input gets no shape and onnxruntime refuses to run it", r"Loop subgraph input 0 has unknown shape", phase="run", outcome=None, versions=">=1.17", package="tf2onnx",
     reference="found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)")
 
 _TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK)
 _ONNX_LIMITATIONS = _TRACED_LIMITATIONS + (_ONNX_ERFC, _FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT,
                                            _ONNX_LOOP_COUNTER_SHAPE)
 _BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
+#: The modes of a path that autograd differentiates (see conformance.training): GradientTape through it.
+_AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 
 register(
-    PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", _eager, _call, reference=True),
+    PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", _eager, _call, reference=True,
+               modes=_AUTOGRAD_MODES),
     PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {_BOUND_NOTE}", _function(False),
-               _run, limitations=_TRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False)),
+               _run, limitations=_TRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False),
+               modes=_AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
                _function(True), _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
-               repro=_REPRO_TRACED.format(jit=True)),
+               repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
                repro=_REPRO_SAVED_MODEL),
