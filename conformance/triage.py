@@ -469,7 +469,7 @@ def verify_repro(folder: Path, timeout: float = 300.0) -> dict:
     except subprocess.TimeoutExpired:
         return {"file": "repro.py", "verified": None, "exit_code": None,
                 "output_tail": f"ran past {timeout:g} s", "seconds": round(time.monotonic() - t0, 1)}
-    out = _ANSI.sub("", proc.stdout + proc.stderr)[-3000:]
+    out = _ANSI.sub("", proc.stderr + proc.stdout)[-3000:]  # the verdict, on stdout, last
     return {"file": "repro.py", "verified": proc.returncode != 0, "exit_code": proc.returncode, "output_tail": out,
             "seconds": round(time.monotonic() - t0, 1)}
 
@@ -567,8 +567,8 @@ def read_buckets(folder: Path) -> list[Bucket]:
 
 
 def find_in_corpus(bucket: Bucket, case_files: list) -> Optional[Path]:
-    """A case file of the corpus with this bucket's bug: same framework, path, outcome and key, and a
-    minimal program whose ops and constructs this bucket's program uses too."""
+    """A case file of the corpus with this bucket's bug: same framework, path, outcome and key, and
+    programs of which one has the other's ops and constructs."""
     for cf in case_files:
         if not cf.signature:
             continue
@@ -576,8 +576,8 @@ def find_in_corpus(bucket: Bucket, case_files: list) -> Optional[Path]:
             sig = Signature.from_dict(cf.signature)
         except (KeyError, TypeError):
             continue
-        if sig.coarse() == bucket.signature.coarse() and set(sig.ops) <= set(bucket.signature.ops) \
-                and set(sig.constructs) <= set(bucket.signature.constructs):
+        mine = bucket.signature
+        if sig.coarse() == mine.coarse() and (sig.within(mine.ops, mine.constructs) or mine.within(sig.ops, sig.constructs)):
             return cf.file
     return None
 
@@ -630,7 +630,8 @@ def table_rows(buckets: list[Bucket]) -> tuple[list[str], list[list[str]]]:
         repro = "-" if not b.repro.get("file") else {True: "fails", False: "passes!", None: "not run"}[verified]
         first = b.first_seen
         rows.append([str(n), b.id, sig.path_id, sig.outcome, sig.key, ", ".join(sig.ops + sig.constructs) or "-",
-                     f"{len(b.findings)} in {len(b.case_ids)} case(s)", f"seed {first['seed']} #{first['index']}",
+                     f"{len(b.findings)} in {len(b.case_ids)} case(s)",
+                     "-" if first["seed"] is None else f"seed {first['seed']} #{first['index']}",
                      size, repro, Path(b.corpus).name if b.corpus else "new"])
     return header, rows
 
