@@ -241,12 +241,17 @@ def _leaves(tree) -> list:
     return flatten(tree)
 
 
-def _forward_names(model, framework: str, n: int) -> list[str]:
+def _forward_names(model, framework: str, args: list, kwargs: dict) -> list[str]:
+    """Names of the positional inputs; raises :class:`CheckError` where the inputs do not fit the signature."""
     fn = model.__call__ if framework == "tf" else model.forward
-    params = [p for p in inspect.signature(fn).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    names = [p.name for p in params[:n]]
-    return names + [f"arg{i}" for i in range(len(names), n)]
+    signature = inspect.signature(fn)
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise CheckError(f"the inputs do not match {type(model).__name__}.{fn.__name__}{signature}: {e}") from None
+    params = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [p.name for p in params[:len(args)]]
+    return names + [f"arg{i}" for i in range(len(names), len(args))]
 
 
 def _derive(args: list, kwargs: dict, dynamic: bool, rng: np.random.Generator) -> list[tuple[str, list, dict]]:
@@ -342,7 +347,7 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
                              f"keyword arguments are supported; pass tensors positionally")
     np_args = map_tree(_leaf_to_numpy, list(args))
     dyn_spec = input_spec if input_spec is not None else _default_dynamic(np_args)
-    names = _forward_names(model, framework, len(np_args))
+    names = _forward_names(model, framework, np_args, kwargs)
     specs = [_signature(a, s, n) for a, s, n in zip(np_args, dyn_spec if dyn_spec is not None else [None] * len(np_args),
                                                       names)]
     sizes = {v.shape[i] for spec_leaf, v in zip(_spec_leaves(specs), _leaves(np_args))

@@ -324,7 +324,10 @@ def _load_user_file(spec: str):
     module_spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[path.stem] = module  # so the model's class has an importable home (script/to_static read it)
-    module_spec.loader.exec_module(module)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as e:  # noqa: BLE001 - whatever the user's file raises, say which file and why
+        raise SystemExit(f"conformance: cannot import {file}: {type(e).__name__}: {e}") from None
     if not hasattr(module, name):
         public = ", ".join(n for n in vars(module) if not n.startswith("_"))
         raise SystemExit(f"conformance: {file} has no {name!r}; it defines: {public}")

@@ -168,6 +168,8 @@ def test_clear_errors():
         conformance.check(torch.nn.ReLU(), [torch.ones(2)], paths=["bogus"])
     with pytest.raises(CheckError, match="pass tensors positionally"):
         conformance.check(torch.nn.ReLU(), [torch.ones(2)], {"t": torch.ones(2)})
+    with pytest.raises(CheckError, match=r"do not match ReLU.forward\(input: torch.Tensor\).*too many"):
+        conformance.check(torch.nn.ReLU(), [torch.ones(2), torch.ones(2)])
 
 
 def _cli(*args, cwd):
@@ -194,6 +196,17 @@ def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_pat
     assert proc.returncode != 0 and "has no 'Nope'; it defines: torch, Gate, Plain, FixedBatch, example" in proc.stderr
     proc = _cli("my_models.py:Gate", cwd=user_file)
     assert proc.returncode != 0 and "--inputs FILE.npz" in proc.stderr
+    np.savez(user_file / "short.npz", x=np.ones((2, 4), np.float32))
+    proc = _cli("my_models.py:Gate", "--inputs", "short.npz", cwd=user_file)
+    assert proc.returncode != 0 and "missing a required argument: 'extra'" in proc.stderr
+    np.savez(user_file / "wrong.npz", y=np.ones((2, 4), np.float32))
+    proc = _cli("my_models.py:Gate", "--inputs", "wrong.npz", cwd=user_file)
+    assert proc.returncode != 0 and "has inputs ['y'] that the model's forward does not take" in proc.stderr
+    (user_file / "broken.py").write_text("import torch\nimport no_such_module\n")
+    proc = _cli("broken.py:Model", "--example", "example", cwd=user_file)
+    assert proc.returncode != 0 and "cannot import broken.py: ModuleNotFoundError" in proc.stderr
+    proc = _cli("missing.py:Model", "--example", "example", cwd=user_file)
+    assert proc.returncode != 0 and "no such file: missing.py" in proc.stderr
 
 
 OTHER_FRAMEWORKS = {
