@@ -135,6 +135,18 @@ def test_a_shape_test_on_the_none_dim_is_a_documented_refusal(cmp, path):
     assert "tf.shape(x)" in record["detail"]["limitation"]
 
 
+def test_a_refusal_when_a_new_kwargs_value_retraces_is_unsupported_too():
+    """The shape test sits under a kwarg: the example's trace never reaches it, the kwargs input set's does."""
+    program = Program(
+        seed=5, inputs=(Input("x", TensorSpec(("B", 2))),), kwargs=(Kwarg("flag", "bool", False, (True, False)),),
+        params=(), body=(Get("v0", "x"), If(KwargCond("flag", "truth"), _shape_program("<").body[1:])),
+        output=OutVar("v0"))
+    case = Case(program, (InputSet("example", 3, 1, (("flag", False),)), InputSet("kwargs", 3, 2, (("flag", True),))))
+    record = check(case, PATHS["tf.function"])
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "unsupported"]
+    assert record["outcome"] == "unsupported" and "tf.shape(x)" in record["detail"]["limitation"]
+
+
 def _dup_program(scale: float) -> Program:
     """Two while loops, the first breaking at once, the second with an if/else whose then-branch reads the
     first loop's variable: freezing it for tf2onnx names a rewritten condition 'while_cond_function'."""
@@ -162,7 +174,7 @@ def test_known_bug_a_second_frozen_while_condition_is_a_duplicate_function():
     (drop the known-bug record _FREEZE_DUPLICATE_FUNCTION of conformance/paths/tf.py)."""
     code = ("import json; from tests.test_paths_tf import _convert_two_in_one_process as f; "
             "print(json.dumps([(r['outcome'], r['detail'].get('known_issue', '')) for r in f()]))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
                           cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0, proc.stderr[-3000:]
     _, (second, known) = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import replace
 import os
 import tempfile
 from pathlib import Path
@@ -444,10 +445,19 @@ _ONNX_ERFC = Limitation(
 _ONNX_LOOP_COUNTER_SHAPE = Limitation(
     "known bug (tf2onnx): when a branch of a tf.cond in a while body computes something unused from a tensor "
     "defined outside the loop (an `else` branch, or the code after a `continue`), the Loop body's iteration-count "
-    "input gets no shape and onnxruntime refuses to run it", r"Loop subgraph input 0 has unknown shape", phase="run", outcome=None, versions=">=1.17", package="tf2onnx",
+    "input gets no shape and onnxruntime refuses to run it", r"Loop subgraph input 0 has unknown shape",
+    phase="run", outcome=None, versions=">=1.17", package="tf2onnx",
     reference="found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)")
 
-_TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK)
+_LOOP_SHAPE_INVARIANT = Limitation(
+    "a tensor that changes shape from one iteration of a while loop on a tensor condition to the next (a concat "
+    "that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options); AutoGraph refuses it "
+    "without", r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
+    reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options")
+
+_TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK, _LOOP_SHAPE_INVARIANT)
+#: tf.function and XLA trace again when a call brings a new kwargs value: the same refusals at run time
+_RETRACED_LIMITATIONS = _TRACED_LIMITATIONS + tuple(replace(lim, phase="run") for lim in _TRACED_LIMITATIONS)
 _ONNX_LIMITATIONS = _TRACED_LIMITATIONS + (_ONNX_ERFC, _FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT,
                                            _ONNX_LOOP_COUNTER_SHAPE)
 _BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
@@ -458,10 +468,10 @@ register(
     PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", _eager, _call, reference=True,
                modes=_AUTOGRAD_MODES),
     PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {_BOUND_NOTE}", _function(False),
-               _run, limitations=_TRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False),
+               _run, limitations=_RETRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False),
                modes=_AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
-               _function(True), _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
+               _function(True), _run, limitations=_RETRACED_LIMITATIONS, counters=_counters,
                repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
