@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, Optional, Union
 
 FORMAT_VERSION = 1
 
@@ -249,7 +249,30 @@ class Return:
     value: Out
 
 
-Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return]
+@dataclass(frozen=True)
+class Grow:
+    """A loop that grows a tensor along a static ``dim``, then reduces that dim (keeping it, size 1)::
+
+        out = init
+        for counter in range(count):          # count: an int or the name of an int kwarg
+            out = concat([out, piece], dim)
+        out = reduce(out, dim, keepdim=True)
+
+    With ``cond`` (a condition on ``out`` itself) the loop is ``while counter < count and cond:``, so
+    how far the shape grows depends on the data (static graphs want loop shapes to stay fixed).
+    """
+
+    out: str
+    init: str
+    piece: str
+    dim: int
+    reduce: str  # sum | mean | amax
+    count: Union[int, str]
+    counter: str
+    cond: Optional[TensorCond] = None
+
+
+Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return, Grow]
 
 
 @dataclass(frozen=True)
@@ -304,6 +327,12 @@ class Program:
                 found.add("continue")
             elif isinstance(s, Return):
                 found.add("early_return")
+            elif isinstance(s, Grow):  # a for or while loop of its own
+                found.add("grow_loop")
+                if s.cond is not None:
+                    found.update(("grow_while", "while_tensor"))
+                else:
+                    found.add("for_kwarg" if isinstance(s.count, str) else "for_const")
             elif isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].inplace:
                 found.add("inplace")
             if isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].train_layer:
@@ -315,39 +344,46 @@ class Program:
     def unused_inputs(self) -> list[str]:
         """Flat names (``x1``, ``x2.0.k0``) of the input tensors that no output depends on.
 
-        Dependencies are followed through op arguments and through the tensors that decide a branch
-        or a loop; the analysis ignores the order of statements, so an input listed here is surely
-        unused (a saved static program drops it: Paddle's ``jit.save`` refuses such an input).
+        Follows where each variable's current value may come from, statement by statement (a
+        variable reassigned before use no longer depends on what it held), through op arguments and
+        the tensors that decide a branch or a loop, joining both branches of an ``if`` and every
+        iteration of a loop. A saved static program drops such an input, and Paddle's ``jit.save``
+        refuses it; a branch on a kwarg or a shape may also leave an input unused for some values.
         """
-        deps: dict = {}  # variable -> the variables and input leaves its value may come from
-        roots: set = set(out_leaves(self.output))
+        used: set = set()
 
-        def visit(stmts, control: frozenset) -> None:
+        def sources(env, names) -> frozenset:
+            return frozenset().union(*(env.get(n, frozenset()) for n in names))
+
+        def join(a: dict, b: dict) -> dict:
+            return {k: a.get(k, frozenset()) | b.get(k, frozenset()) for k in a.keys() | b.keys()}
+
+        def visit(stmts, env: dict, control: frozenset) -> dict:
             for s in stmts:
                 if isinstance(s, Get):
-                    deps.setdefault(s.out, set()).update({(s.source, s.path)} | control)
+                    env[s.out] = frozenset({(s.source, s.path)}) | control
                 elif isinstance(s, OpStmt):
-                    deps.setdefault(s.out, set()).update(set(s.args) | control)
+                    env[s.out] = sources(env, s.args) | control
+                elif isinstance(s, Grow):
+                    env[s.out] = sources(env, (s.init, s.piece)) | control
                 elif isinstance(s, If):
-                    deciding = {s.cond.var} if isinstance(s.cond, (TensorCond, ShapeCond)) else set()
-                    visit(s.then, control | deciding)
-                    visit(s.orelse, control | deciding)
-                elif isinstance(s, While):
-                    visit(s.body, control | {s.cond.var})
-                elif isinstance(s, For):
-                    visit(s.body, control)
+                    deciding = sources(env, [s.cond.var]) if isinstance(s.cond, (TensorCond, ShapeCond)) else frozenset()
+                    env = join(visit(s.then, dict(env), control | deciding),
+                               visit(s.orelse, dict(env), control | deciding))
+                elif isinstance(s, (While, For)):
+                    while True:  # iterate to a fixed point: the body may run any number of times
+                        deciding = sources(env, [s.cond.var]) if isinstance(s, While) else frozenset()
+                        after = join(env, visit(s.body, dict(env), control | deciding))
+                        if after == env:
+                            break
+                        env = after
                 elif isinstance(s, Return):
-                    roots.update(set(out_leaves(s.value)) | control)
+                    used.update(sources(env, out_leaves(s.value)) | control)
+            return env
 
-        visit(self.body, frozenset())
-        live, todo = set(), list(roots)
-        while todo:
-            node = todo.pop()
-            if node not in live:
-                live.add(node)
-                todo.extend(deps.get(node, ()))
+        used.update(sources(visit(self.body, {}, frozenset()), out_leaves(self.output)))
         return [inp.name + "".join(f".{step}" for step in path) for inp in self.inputs
-                for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in live]
+                for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in used]
 
     def has_data_dependent_control_flow(self) -> bool:
         return bool({"if_tensor", "while_tensor"} & self.constructs())
@@ -540,6 +576,9 @@ def _stmt_to(s: Stmt) -> dict:
         return {"kind": "break"}
     if isinstance(s, Continue):
         return {"kind": "continue"}
+    if isinstance(s, Grow):
+        return {"kind": "grow", "out": s.out, "init": s.init, "piece": s.piece, "dim": s.dim, "reduce": s.reduce,
+                "count": s.count, "counter": s.counter, "cond": None if s.cond is None else _cond_to(s.cond)}
     return {"kind": "return", "value": _out_to(s.value)}
 
 
@@ -571,4 +610,9 @@ def _stmt_from(d: dict) -> Stmt:
         return Continue()
     if kind == "return":
         return Return(_out_from(d["value"]))
+    if kind == "grow":
+        cond = None if d.get("cond") is None else _cond_from(d["cond"])
+        if cond is not None and not isinstance(cond, TensorCond):
+            raise ProgramError("a grow loop's condition must be a tensor condition")
+        return Grow(d["out"], d["init"], d["piece"], d["dim"], d["reduce"], d["count"], d["counter"], cond)
     raise ProgramError(f"unknown statement kind {kind!r}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from .ir import (Break, Continue, For, Get, If, KwargCond, OpStmt, Out, OutSeq, OutVar, Program, ProgramError, Return,
+from .ir import (Break, Continue, For, Get, Grow, If, KwargCond, OpStmt, Out, OutSeq, OutVar, Program, ProgramError, Return,
                  SeqSpec, ShapeCond, Spec, TensorCond, TensorSpec, While)
 from .ops import OPS
 from .validate import op_arg_types
@@ -278,6 +278,17 @@ class _Writer:
         elif isinstance(s, For):
             self.emit(depth, f"for {s.var} in range({s.count}):")
             self.block(s.body, depth + 1)
+        elif isinstance(s, Grow):
+            self.emit(depth, f"{s.out} = {s.init}")
+            if s.cond is None:
+                self.emit(depth, f"for {s.counter} in range({s.count}):")
+            else:
+                self.emit(depth, f"{s.counter} = 0")
+                self.emit(depth, f"while {s.counter} < {s.count} and {self.cond(s.cond)}:")
+                self.emit(depth + 1, f"{s.counter} += 1")
+            self.emit(depth + 1, f"{s.out} = " + self.op_expr(OpStmt(s.out, "concat", (s.out, s.piece), (("dim", s.dim),))))
+            self.emit(depth, f"{s.out} = " + self.op_expr(OpStmt(s.out, s.reduce, (s.out,),
+                                                                 (("dim", s.dim), ("keepdim", True)))))
         elif isinstance(s, Break):
             self.emit(depth, "break")
         elif isinstance(s, Continue):

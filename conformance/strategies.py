@@ -24,14 +24,14 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from .case import Case, InputSet
-from .ir import (DYNAMIC, ProgramError, Break, Continue, DictSpec, For, Get, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
+from .ir import (DYNAMIC, ProgramError, Break, Continue, DictSpec, For, Get, Grow, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
                  OutDict, OutSeq, OutVar, Param, Program, Return, SeqSpec, ShapeCond, TensorCond, TensorSpec,
                  TensorType, While, out_leaves, spec_leaves)
 from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
-              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self")
+              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop")
 #: Opt-in constructs, drawn only when named in ``constructs`` (``CONSTRUCTS + TRAIN_CONSTRUCTS``):
 #: ``train_layers`` adds the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm,
 #: detach; see ``OpRecord.train_layer``), as statements of their own, and draws whether the model is put
@@ -42,7 +42,7 @@ TRAIN_CONSTRUCTS = ("train_layers",)
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
-_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "train_layers")
+_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop", "train_layers")
 
 
 def _join(a: Interval, b: Interval) -> Interval:
@@ -399,6 +399,37 @@ class _Gen:
             return None
         return [For(loop_var, count, tuple(made[2]))]
 
+    def grow_loop(self, scope: _Scope):
+        """A loop that grows a tensor along a static dim (``concat``), then reduces that dim; half of
+        them loop ``while`` a condition on the grown tensor holds, so the shape depends on the data."""
+        d = self.draw
+        dims = [(n, i) for n in self._float_vars(scope) for i, size in enumerate(scope.env[n].type.shape)
+                if isinstance(size, int)]
+        if not dims:
+            return None
+        init, dim = d(st.sampled_from(dims))
+        t = scope.env[init].type
+        piece = d(st.sampled_from([n for n in self._float_vars(scope) if scope.env[n].type == t]))
+        ints = [k for k in self.kwargs if k.type == "int"]
+        count = d(st.sampled_from([k.name for k in ints])) if ints and d(st.booleans()) else d(st.integers(1, 3))
+        most = max((k for k in ints if k.name == count), key=id).choices[-1] if isinstance(count, str) else count
+        lo, hi = _join(scope.env[init].iv, scope.env[piece].iv)
+        reduce = d(st.sampled_from(["mean", "sum"]))
+        size = t.shape[dim] * (1 + most)
+        iv = (lo, hi) if reduce == "mean" else (min(0.0, lo) * size, max(0.0, hi) * size)
+        assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
+        out = self.fresh()
+        cond = None
+        if d(st.booleans()):  # data-dependent growth: a condition on the grown tensor itself
+            cond = TensorCond(out, d(st.sampled_from(["mean", "amax", "amin"])), d(st.sampled_from([">", "<"])),
+                              round((lo + hi) / 2 + d(st.sampled_from([0.0, 0.25, -0.25])) * (hi - lo), 2))
+        counter = f"it{self.loop_counter}"
+        self.loop_counter += 1
+        scope.local.add(out)
+        scope.env[out] = _Var(TensorType(t.shape[:dim] + (1,) + t.shape[dim + 1:], t.dtype), iv)
+        self.recent.append(out)
+        return [Grow(out, init, piece, dim, reduce, count, counter, cond)]
+
     # ------------------------------------------------------------------ outputs
     def output(self, scope: _Scope):
         d = self.draw
@@ -511,7 +542,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
     # users' models mostly use every input; now and then one is unused (a saved static graph drops it)
-    if not ("unused_input" in constructs and draw(st.integers(0, 7)) == 7):
+    if "unused_input" not in constructs or draw(st.integers(0, 7)) > 0:  # shrinks to the smaller program
         body, output = _use_every_input(g, inputs, body, output)
     # now and then forward's first parameter is not called self (Paddle's to_static requires self)
     self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"

@@ -10,7 +10,7 @@ import keyword
 import re
 from typing import Mapping, Optional, Sequence
 
-from .ir import (DTYPES, DYNAMIC, Break, Continue, DictSpec, For, Get, If, KwargCond, LoopVarCond, OpStmt, Out,
+from .ir import (DTYPES, DYNAMIC, Break, Continue, DictSpec, For, Get, Grow, If, KwargCond, LoopVarCond, OpStmt, Out,
                  OutDict, OutSeq, OutVar, Program, ProgramError, Return, SeqSpec, ShapeCond, Spec, TensorCond,
                  TensorSpec, TensorType, While)
 from .ops import check_op
@@ -99,8 +99,9 @@ class _Checker:
 
     def run(self, outputs: bool = True) -> None:
         p = self.p
-        loop_names = [s.counter for s in p.walk() if isinstance(s, While)] + [s.var for s in p.walk() if isinstance(s, For)]
-        tensor_names = {s.out for s in p.walk() if isinstance(s, (Get, OpStmt))}
+        loop_names = [s.counter for s in p.walk() if isinstance(s, (While, Grow))] + \
+            [s.var for s in p.walk() if isinstance(s, For)]
+        tensor_names = {s.out for s in p.walk() if isinstance(s, (Get, OpStmt, Grow))}
         if len(set(loop_names)) != len(loop_names) or set(loop_names) & tensor_names:
             raise ProgramError("loop counters and loop variables need names of their own (not shared with each "
                                "other or with tensor variables)")
@@ -193,13 +194,10 @@ class _Checker:
                 raise ProgramError(f"{where}: max_iter must be a non-negative int")
             _ident(s.counter, f"{where}: counter")
             self.block(s.body, dict(env), loops + ("while",), f"{where}.body")
+        elif isinstance(s, Grow):
+            self.grow(s, env, where)
         elif isinstance(s, For):
-            if isinstance(s.count, str):
-                k = self.kwargs.get(s.count)
-                if k is None or k.type != "int" or any(v < 0 or v > 16 for v in (k.default, *k.choices)):
-                    raise ProgramError(f"{where}: range() count {s.count!r} must be an int kwarg in 0..16")
-            elif not isinstance(s.count, int) or not 0 <= s.count <= 16:
-                raise ProgramError(f"{where}: range() count must be an int in 0..16")
+            self.count(s.count, where)
             _ident(s.var, f"{where}: loop variable")
             self.block(s.body, dict(env), loops + (s.var,), f"{where}.body")
         elif isinstance(s, (Break, Continue)):
@@ -209,6 +207,36 @@ class _Checker:
             self.out(s.value, env, where)
         else:
             raise ProgramError(f"{where}: not a statement: {s!r}")
+
+    def count(self, count, where: str) -> None:
+        if isinstance(count, str):
+            k = self.kwargs.get(count)
+            if k is None or k.type != "int" or any(v < 0 or v > 16 for v in (k.default, *k.choices)):
+                raise ProgramError(f"{where}: range() count {count!r} must be an int kwarg in 0..16")
+        elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 16:
+            raise ProgramError(f"{where}: range() count must be an int in 0..16")
+
+    def grow(self, s, env: dict, where: str) -> None:
+        for name in (s.init, s.piece):
+            if name not in env:
+                raise ProgramError(f"{where}: grow uses {name!r} before it is assigned")
+        t = env[s.init]
+        if env[s.piece] != t or t.dtype != "float32":
+            raise ProgramError(f"{where}: grow needs float tensors of one type, got {t} and {env[s.piece]}")
+        if not isinstance(s.dim, int) or isinstance(s.dim, bool) or not 0 <= s.dim < t.rank \
+                or not isinstance(t.shape[s.dim], int):
+            raise ProgramError(f"{where}: grow dim {s.dim!r} must be a static dim of {t}")
+        if s.reduce not in ("sum", "mean", "amax"):
+            raise ProgramError(f"{where}: grow reduce must be sum, mean or amax, got {s.reduce!r}")
+        if s.out in (s.init, s.piece):
+            raise ProgramError(f"{where}: grow needs an output variable of its own")
+        self.count(s.count, where)
+        _ident(s.counter, f"{where}: counter")
+        if s.cond is not None:
+            if not isinstance(s.cond, TensorCond) or s.cond.var != s.out:
+                raise ProgramError(f"{where}: a grow loop's condition is a tensor condition on {s.out!r}")
+            self.cond(s.cond, {**env, s.out: t}, (), where)
+        self.assign(env, s.out, TensorType(t.shape[:s.dim] + (1,) + t.shape[s.dim + 1:], t.dtype), where)
 
     def cond(self, c, env: dict, loops: tuple, where: str) -> None:
         if isinstance(c, TensorCond):
@@ -264,7 +292,7 @@ def env_for_return(checker: _Checker, target: Return) -> dict:
             if s is target:
                 found.update(env)
                 return True
-            if isinstance(s, (Get, OpStmt)):
+            if isinstance(s, (Get, OpStmt, Grow)):
                 checker.stmt(s, env, loops, "return-scan")
             elif isinstance(s, If):
                 if visit(s.then, dict(env), loops) or visit(s.orelse, dict(env), loops):
