@@ -33,7 +33,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .case import flatten, map_tree
+from .case import map_tree
 from .ir import Program
 from .oracle import LeafReport, Report, diagnose
 from .paths import ConvertContext, Framework, Limitation, PathRecord
@@ -51,12 +51,28 @@ EAGER_LIMITATIONS = (
 )
 
 
-def loss_weights(program: Program, outputs) -> list:
-    """The loss head's weights for eager's ``outputs`` (numpy): per leaf in ``flatten`` order, float32
+def loss_weights(program: Program, outputs):
+    """The loss head's weights for eager's ``outputs`` (numpy), in their structure: per leaf, float32
     values in [-1, 1] divided by the leaf's size, or None for a leaf that is not float."""
     rng = np.random.default_rng([program.seed, 3])
-    return [(rng.uniform(-1.0, 1.0, np.shape(o)) / max(1, np.size(o))).astype(np.float32)
-            if np.asarray(o).dtype.kind == "f" else None for o in flatten(outputs)]
+    return map_tree(lambda o: (rng.uniform(-1.0, 1.0, np.shape(o)) / max(1, np.size(o))).astype(np.float32)
+                    if np.asarray(o).dtype.kind == "f" else None, outputs)
+
+
+def loss_terms(outputs, weights) -> list:
+    """``(output leaf, weight)`` pairs of the loss head: ``weights``' structure walked into ``outputs`` (dicts
+    by key, so a framework that orders dict outputs otherwise pairs them right); a leaf missing from the
+    outputs, of another shape, or without a weight is left out (the comparison of outputs reports it)."""
+    if isinstance(weights, dict):
+        return [t for k, w in weights.items() if isinstance(outputs, dict) and k in outputs
+                for t in loss_terms(outputs[k], w)]
+    if isinstance(weights, (list, tuple)):
+        if not isinstance(outputs, (list, tuple)) or len(outputs) != len(weights):
+            return []
+        return [t for o, w in zip(outputs, weights) for t in loss_terms(o, w)]
+    if weights is None or tuple(getattr(outputs, "shape", ())) != weights.shape:
+        return []
+    return [(outputs, weights)]
 
 
 def _state_names(program: Program) -> tuple[list[str], list[str]]:

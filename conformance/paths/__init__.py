@@ -192,11 +192,12 @@ class Autograd:
 
     #: ``(model, training)``: put the model in ``train()`` (True) or ``eval()`` mode
     set_training: Callable[[Any, bool], None]
-    #: ``(forward, args, kwargs, weights, params) -> (outputs, input_grads, param_grads)``: run
-    #: ``forward(*args, **kwargs)`` with autograd, take the loss ``sum(out * w)`` over the float output
-    #: leaves (``weights``: numpy arrays in ``flatten`` order, None for leaves left out), and return the
-    #: outputs and the gradients of the loss with respect to every float input leaf (flatten order) and to
-    #: each of ``params``; a gradient autograd does not produce is None.
+    #: ``(forward, args, kwargs, weights, params) -> (outputs, loss, input_grads, param_grads)``: run
+    #: ``forward(*args, **kwargs)`` with autograd, take the loss ``sum(out * w)`` over the pairs of
+    #: :func:`conformance.training.loss_terms` (``weights``: numpy arrays in the outputs' structure, None
+    #: for leaves left out), and return the outputs, the loss (None without a term) and the gradients of
+    #: the loss with respect to every float input leaf (``flatten`` order) and to each of ``params``; a
+    #: gradient autograd does not produce is None.
     backward: Callable[[Callable, list, dict, list, list], tuple]
     #: ``(kind, params, lr) -> step``: an optimizer (``"sgd"`` or ``"adam"``) over ``params``; ``step(grads)``
     #: applies one update with the gradients in the order of ``params`` (None: that parameter is skipped).

@@ -25,9 +25,9 @@ os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
-from ..case import flatten  # noqa: E402
+from ..case import flatten, map_tree  # noqa: E402
 from ..ir import DYNAMIC, DictSpec, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
-from . import FRAMEWORKS, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register  # noqa: E402
+from . import FRAMEWORKS, Autograd, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register  # noqa: E402
 from .ort import OrtModel  # noqa: E402
 
 
@@ -108,8 +108,62 @@ def to_numpy(x):
     return x.numpy() if isinstance(x, paddle.Tensor) else np.asarray(x)
 '''
 
+# ------------------------------------------------------------------ autograd (grad and train modes)
+
+
+def _set_training(model, training: bool) -> None:
+    model.train() if training else model.eval()
+
+
+def _backward(forward, args, kwargs, weights, params):
+    """See :class:`~conformance.paths.Autograd`: ``paddle.grad`` of the loss head, None for a tensor the
+    loss does not reach."""
+    from ..training import loss_terms
+
+    wrt = []
+
+    def leaf(a):
+        if isinstance(a, paddle.Tensor) and a.is_floating_point():
+            a = a.detach()
+            a.stop_gradient = False
+            wrt.append(a)
+        return a
+
+    args = map_tree(leaf, args)
+    outputs = forward(*args, **kwargs)
+    terms = [(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place)).sum()
+             for o, w in loss_terms(outputs, weights) if isinstance(o, paddle.Tensor) and o.is_floating_point()]
+    loss = sum(terms[1:], terms[0]) if terms else None
+    targets = wrt + list(params)
+    if loss is not None and not loss.stop_gradient and targets:
+        grads = list(paddle.grad([loss], targets, allow_unused=True))
+    else:
+        grads = [None] * len(targets)
+    return outputs, None if loss is None else loss.detach(), grads[:len(wrt)], grads[len(wrt):]
+
+
+def _optimizer(kind: str, params: list, lr: float):
+    make = {"sgd": paddle.optimizer.SGD, "adam": paddle.optimizer.Adam}[kind]
+    opt = make(learning_rate=lr, parameters=params) if params else None
+
+    def step(grads):
+        for p, g in zip(params, grads):
+            p.clear_gradient(False)  # no gradient: the optimizer skips the parameter
+            if g is not None:
+                p._set_grad_ivar(g)
+        if opt is not None:
+            opt.step()
+    return step
+
+
+def _assign(t, a) -> None:
+    t.set_value(np.asarray(a).astype("float64" if t.dtype == paddle.float64 else "float32"))
+
+
+AUTOGRAD = Autograd(_set_training, _backward, _optimizer, _assign, paddle.seed)
+
 FRAMEWORKS["paddle"] = Framework("paddle", lambda: paddle.__version__, _to_tensor, _to_numpy, _prepare, _call,
-                                 _devices, _setup, _versions, repro=_REPRO_FRAMEWORK)
+                                 _devices, _setup, _versions, repro=_REPRO_FRAMEWORK, autograd=AUTOGRAD)
 
 
 # ------------------------------------------------------------------ InputSpec
@@ -443,16 +497,37 @@ _PREDICTOR_INPUT_AS_OUTPUT = Limitation(
     reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 
 _STATIC = (_SELF_NAME, _LOOP_BREAK_ON_TENSOR)  # what every path through AST to_static shares
+#: The modes of a path that autograd differentiates (see conformance.training).
+_AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
+# What the grad and train modes found (paddle 3.3.1): known bugs, named on the records; outcomes unchanged.
+_EVAL_NO_GRADIENTS = Limitation(
+    "known divergence: a layer converted in eval() runs an inference program with no backward, so every "
+    "gradient is silently None where dygraph gives one (dy2static's infer program)",
+    r"no gradient \(None\) where eager has one", phase="compare", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode; PaddlePaddle/Paddle#58588")
+_UNUSED_INPUT_ZERO_GRADIENT = Limitation(
+    "known divergence: through a converted program, an input that does not reach the loss, or a parameter "
+    "used only in a branch that did not run, gets a zero gradient where dygraph gives None",
+    r"a gradient where eager has none", phase="compare", outcome=None,
+    versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+_WHILE_BACKWARD = Limitation(
+    "known bug: the backward pass through a while loop on a tensor condition fails ('The variable middle_0 "
+    "should exist'): `while i < 3 and y.sum() < 3.0: y = F.sigmoid(y)`, then paddle.grad",
+    r"The variable middle_\d+ should exist", phase="run", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+_STATIC_TRAINING = (_EVAL_NO_GRADIENTS, _UNUSED_INPUT_ZERO_GRADIENT, _WHILE_BACKWARD)
 _SAVED = _STATIC + (_UNUSED_INPUT,)  # ... and every path through jit.save
 _ONNX = _SAVED + (_P2O_UNSUPPORTED_OP, _P2O_FULL_MEAN, _P2O_SOFTPLUS, _P2O_WHILE_COND_RANK)
 
 register(
     PathRecord("paddle", "eager", "dygraph paddle.nn.Layer (the reference, on the chosen device)", _eager, _call,
-               reference=True),
+               reference=True, modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static", "paddle.jit.to_static(full_graph=True, input_spec=...) (AST) " + _SAVE_NOTE,
-               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC, repro=_REPRO_AST),
+               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC + _STATIC_TRAINING,
+               repro=_REPRO_AST, modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_sot", "paddle.jit.to_static(full_graph=False) (SOT bytecode translation)",
-               _to_static(False), _call, limitations=(_SELF_NAME,), repro=_REPRO_SOT),
+               _to_static(False), _call, limitations=(_SELF_NAME,) + _STATIC_TRAINING, repro=_REPRO_SOT,
+               modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "jit_save", "paddle.jit.save, then paddle.jit.load (flat tensors in, flat list out) "
                + _SAVE_NOTE, _jit_load, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED,
                repro=_REPRO_JIT_LOAD),

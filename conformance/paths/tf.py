@@ -463,16 +463,27 @@ _ONNX_LIMITATIONS = _TRACED_LIMITATIONS + (_ONNX_ERFC, _FREEZE_DUPLICATE_FUNCTIO
 _BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
 #: The modes of a path that autograd differentiates (see conformance.training): GradientTape through it.
 _AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
+# What the grad and train modes found (tensorflow 2.21.0)
+_GRAPH_ZERO_GRADIENT = Limitation(
+    "known divergence: in a traced graph, a variable or input used only in a branch or loop body that did not "
+    "run (or not at all) gets a zero gradient where eager gives None (the graph holds the untaken branch)",
+    r"a gradient where eager has none", phase="compare", outcome=None, versions=">=2.0",
+    reference="found by conformance 2026-11-21 (tensorflow 2.21.0), grad mode")
+_XLA_WHILE_GRADIENT = Limitation(
+    "XLA differentiates a while loop only with maximum_iterations set; AutoGraph's `while` on a tensor "
+    "condition has none (TensorFlow's documented requirement, named in the error)",
+    r"XLA compilation requires a fixed tensor list size", phase="run", versions=">=2.0",
+    reference="https://www.tensorflow.org/api_docs/python/tf/while_loop")
 
 register(
     PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", _eager, _call, reference=True,
                modes=_AUTOGRAD_MODES),
     PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {_BOUND_NOTE}", _function(False),
-               _run, limitations=_RETRACED_LIMITATIONS, counters=_counters, repro=_REPRO_TRACED.format(jit=False),
-               modes=_AUTOGRAD_MODES),
+               _run, limitations=_RETRACED_LIMITATIONS + (_GRAPH_ZERO_GRADIENT,), counters=_counters,
+               repro=_REPRO_TRACED.format(jit=False), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
-               _function(True), _run, limitations=_RETRACED_LIMITATIONS, counters=_counters,
-               repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
+               _function(True), _run, limitations=_RETRACED_LIMITATIONS + (_GRAPH_ZERO_GRADIENT, _XLA_WHILE_GRADIENT),
+               counters=_counters, repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
                repro=_REPRO_SAVED_MODEL),

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import torch
 
-from ..case import flatten, map_tree
+from ..case import map_tree
 from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
 from ..ops import MAX_BATCH
 from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register
@@ -100,12 +100,13 @@ def _backward(forward, args, kwargs, weights, params):
             wrt.append(a)
         return a
 
+    from ..training import loss_terms
+
     args = map_tree(leaf, args)
     with torch.enable_grad():
         outputs = forward(*args, **kwargs)
         terms = [(o * torch.as_tensor(w, dtype=o.dtype, device=o.device)).sum()
-                 for o, w in zip(flatten(outputs), weights)
-                 if w is not None and isinstance(o, torch.Tensor) and o.is_floating_point() and tuple(o.shape) == w.shape]
+                 for o, w in loss_terms(outputs, weights) if isinstance(o, torch.Tensor) and o.is_floating_point()]
         loss = sum(terms[1:], terms[0]) if terms else None
         targets = wrt + list(params)
         if loss is not None and loss.requires_grad and targets:
@@ -143,7 +144,7 @@ def _warm_up(fn, ctx: ConvertContext) -> None:
     if ctx.mode == "infer":
         _call(fn, ctx.args, ctx.kwargs)
     else:
-        _backward(fn, ctx.args, ctx.kwargs, [], [])
+        _backward(fn, ctx.args, ctx.kwargs, None, [])
 
 
 # ------------------------------------------------------------------ eager, TorchScript
