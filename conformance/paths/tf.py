@@ -167,7 +167,9 @@ def _optimizer(kind: str, params: list, lr: float):
     opt.build(params)
 
     def step(grads):
-        opt.apply_gradients([(g, v) for g, v in zip(grads, params) if g is not None])
+        pairs = [(g, v) for g, v in zip(grads, params) if g is not None]
+        if pairs:  # keras refuses an empty list
+            opt.apply_gradients(pairs)
     return step
 
 
