@@ -48,6 +48,9 @@ class Dialect:
     to_numpy: str  # expression turning a tensor `t` into a numpy array
     from_numpy: str  # expression turning a numpy array `a` into a tensor
     method: str = "forward"  # the method a call of the model runs
+    #: the size of dim ``{dim}`` of ``{var}`` in a shape test (TensorFlow: ``tf.shape``, as a traced model
+    #: needs for a dim that is None in its input_signature)
+    dim_size: str = "{var}.shape[{dim}]"
     buffer: str = ""  # like ``param``, for state that is not trained (Param.trainable False)
     #: set in ``__init__`` of a model whose ops read ``self.training``, where the base class has no such flag
     training_init: str = ""
@@ -101,6 +104,7 @@ TF = Dialect(
     to_numpy="np.array({t}).copy()",
     from_numpy="tf.constant({a})",
     method="__call__",
+    dim_size="tf.shape({var})[{dim}]",
     buffer="self.{name} = tf.Variable({value}.astype({np_float!r}), name={name!r}, trainable=False)",
     training_init="self.training = False  # train()/eval() of torch and paddle: set before conversion",
 )
@@ -244,7 +248,7 @@ class _Writer:
         if isinstance(c, KwargCond):
             text = {"truth": c.name, "not": f"not {c.name}"}.get(c.cmp) or f"{c.name} {c.cmp} {c.value!r}"
         elif isinstance(c, ShapeCond):
-            text = f"{c.var}.shape[{c.dim}] {c.cmp} {c.value!r}"
+            text = f"{self.d.dim_size.format(var=c.var, dim=c.dim)} {c.cmp} {c.value!r}"
         else:
             text = f"{c.var} {c.cmp} {c.value!r}"
         return f"_decide({self.probe_id()}, {text})" if self.probed else text

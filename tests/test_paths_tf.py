@@ -11,7 +11,7 @@ pytest.importorskip("tensorflow")
 pytest.importorskip("tf2onnx")
 
 from conformance.case import Case, InputSet  # noqa: E402
-from conformance.ir import (Break, Get, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
+from conformance.ir import (Break, For, Get, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
                             SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
 from conformance.paths import PATHS, select_paths  # noqa: E402
 from conformance.runner import check, prepare, run_path  # noqa: E402
@@ -118,7 +118,8 @@ def test_an_xla_result_off_by_1e4_is_a_mismatch():
 
 
 def _shape_program(cmp: str) -> Program:
-    """if x.shape[0] <cmp> 3: relu(x) else: -x — a test on the dim that is None in the signature."""
+    """if x.shape[0] <cmp> 3: relu(x) else: -x — a test on the dim that is None in the signature
+    (rendered for TensorFlow as tf.shape(x)[0], a tf.cond once traced)."""
     return Program(
         seed=3, inputs=(Input("x", TensorSpec(("B", 2))),), kwargs=(), params=(),
         body=(Get("v0", "x"),
@@ -128,23 +129,42 @@ def _shape_program(cmp: str) -> Program:
 
 @pytest.mark.parametrize("cmp", ["==", "<"])
 @pytest.mark.parametrize("path", TRACED)
-def test_a_shape_test_on_the_none_dim_is_a_documented_refusal(cmp, path):
-    case = Case(_shape_program(cmp), (InputSet("example", 3, 1), InputSet("batch", 2, 2)))
+def test_a_shape_test_on_the_none_dim_follows_the_batch(cmp, path):
+    case = Case(_shape_program(cmp), (InputSet("example", 3, 1), InputSet("batch", 2, 2), InputSet("batch", 4, 3)))
     record = check(case, PATHS[path])
-    assert record["outcome"] == "unsupported", record["detail"]["message"]
-    assert "tf.shape(x)" in record["detail"]["limitation"]
+    assert record["outcome"] == "pass", record["detail"]["message"]
+
+
+def test_a_python_shape_test_on_the_none_dim_is_a_documented_refusal(tmp_path):
+    """A model of the user's own may compare x.shape[0], None while tracing: TensorFlow refuses it."""
+    import numpy as np
+
+    import conformance
+
+    (tmp_path / "shape_model.py").write_text(
+        "import tensorflow as tf\n\n\nclass M(tf.Module):\n    def __call__(self, x):\n"
+        "        return tf.nn.relu(x) if x.shape[0] < 3 else -x\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import shape_model
+
+        report = conformance.check(shape_model.M(), [np.ones((2, 3), np.float32)], {}, paths=["function"])
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert report["function"].outcome == "unsupported", report["function"].message
 
 
 def test_a_refusal_when_a_new_kwargs_value_retraces_is_unsupported_too():
-    """The shape test sits under a kwarg: the example's trace never reaches it, the kwargs input set's does."""
+    """A tensor-dependent break in a Python for, under a kwarg: the example's trace never reaches it, the
+    kwargs input set's trace does."""
+    loop = For("i0", 2, (If(TensorCond("v0", "sum", ">", 100.0), (Break(),)), OpStmt("v0", "neg", ("v0",))))
     program = Program(
         seed=5, inputs=(Input("x", TensorSpec(("B", 2))),), kwargs=(Kwarg("flag", "bool", False, (True, False)),),
-        params=(), body=(Get("v0", "x"), If(KwargCond("flag", "truth"), _shape_program("<").body[1:])),
-        output=OutVar("v0"))
+        params=(), body=(Get("v0", "x"), If(KwargCond("flag", "truth"), (loop,))), output=OutVar("v0"))
     case = Case(program, (InputSet("example", 3, 1, (("flag", False),)), InputSet("kwargs", 3, 2, (("flag", True),))))
     record = check(case, PATHS["tf.function"])
     assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "unsupported"]
-    assert record["outcome"] == "unsupported" and "tf.shape(x)" in record["detail"]["limitation"]
+    assert record["outcome"] == "unsupported" and "Python loop" in record["detail"]["limitation"]
 
 
 def _dup_program(scale: float) -> Program:

@@ -30,9 +30,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # C++ INFO and WARNING lines
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from ..ir import DYNAMIC, DictSpec, Get, If, OpStmt, Program, SeqSpec, ShapeCond, Spec, TensorSpec, spec_leaves  # noqa: E402
-from ..ops import OPS  # noqa: E402
-from ..validate import op_arg_types  # noqa: E402
+from ..ir import DYNAMIC, DictSpec, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
 from ..case import flatten  # noqa: E402
 from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register  # noqa: E402
 from .ort import OrtModel  # noqa: E402
@@ -208,31 +206,6 @@ def input_signature(program: Program, names: list[str]) -> list:
     return [spec(i.spec) for i in program.inputs]
 
 
-class UnknownStaticDim(TypeError):
-    """The model tests ``x.shape[i] == n`` on a dim that is ``None`` in the input signature.
-
-    While tracing, ``x.shape[i]`` is ``None``, so the test is silently ``False`` whatever the batch
-    (``<`` and ``>`` raise a TypeError instead). TensorFlow documents ``tf.shape(x)`` for dynamic dims.
-    """
-
-
-def check_static_shapes(program: Program) -> None:
-    """Raise :class:`UnknownStaticDim` where a traced model would silently decide a shape test on ``None``."""
-    arg_types = op_arg_types(program)
-    leaves = {i.name: dict(spec_leaves(i.spec)) for i in program.inputs}
-    types: dict[str, set] = {}
-    for s in program.walk():
-        if isinstance(s, Get):
-            types.setdefault(s.out, set()).add(leaves[s.source][tuple(s.path)].type)
-        elif isinstance(s, OpStmt):
-            types.setdefault(s.out, set()).add(OPS[s.op].check(arg_types[id(s)], s.attr))
-    for s in program.walk():
-        c = s.cond if isinstance(s, If) else None
-        if isinstance(c, ShapeCond) and c.cmp == "==" and any(t.shape[c.dim] == DYNAMIC for t in types[c.var]):
-            raise UnknownStaticDim(f"`{c.var}.shape[{c.dim}] == {c.value}` tests the dim that is None in the "
-                                   f"input_signature: while tracing it is `None == {c.value}`, always False")
-
-
 def _kwargs_key(kwargs: dict) -> tuple:
     return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in kwargs.items()))
 
@@ -278,7 +251,6 @@ class Traced:
 
 def _function(jit_compile: bool):
     def convert(ctx: ConvertContext):
-        check_static_shapes(ctx.program)
         traced = Traced(ctx.model, input_signature(ctx.program, ctx.tensor_names), ctx.device, jit_compile)
         traced(*ctx.args, **ctx.kwargs)  # trace (and compile) now: AutoGraph and XLA errors are conversion errors
         return traced
@@ -334,7 +306,6 @@ class Loaded:
 def _saved_model(ctx: ConvertContext):
     """Save with one concrete function per kwargs value of the case (a user saves the signatures they
     serve), then load the SavedModel from disk into a fresh object."""
-    check_static_shapes(ctx.program)
     signature = input_signature(ctx.program, ctx.tensor_names)
     serve = tf.function(ctx.model.__call__)
     for kwargs in ctx.kwarg_sets or [ctx.kwargs]:
@@ -384,7 +355,6 @@ class OnnxNested:
 def _onnx(ctx: ConvertContext):
     import tf2onnx
 
-    check_static_shapes(ctx.program)
     signature = input_signature(ctx.program, ctx.tensor_names)
     fn = tf.function(functools.partial(ctx.model.__call__, **ctx.kwargs), input_signature=signature)
     folder = tempfile.TemporaryDirectory(prefix="onnx-", dir=ctx.workdir)  # another worker may convert it too
@@ -417,11 +387,11 @@ def convert(model, args, kwargs):
 # ------------------------------------------------------------------ the records
 
 _SHAPE_NONE = Limitation(
-    "a Python test on x.shape[i] of the dim that is None in the input_signature: the static shape is "
-    "unknown while tracing, so < and > raise and == is always False (refused before tracing); TensorFlow "
-    "documents tf.shape(x) for dynamic dims",
-    r"TypeError: .*not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'|"
-    r"^UnknownStaticDim: ", reference="https://www.tensorflow.org/api_docs/python/tf/shape")
+    "a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static shape is "
+    "unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, which generated "
+    "models use; a model of your own may not)",
+    r"TypeError: .*not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
+    reference="https://www.tensorflow.org/api_docs/python/tf/shape")
 _PYTHON_LOOP_BREAK = Limitation(
     "AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it that "
     "depends on a tensor", r"break and return statements which depend on a TF condition are not supported "
