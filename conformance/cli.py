@@ -427,7 +427,7 @@ def cmd_paths(args) -> int:
 
     console = _console()
     table = Table(title="conversion paths")
-    for h in ("path", "what", "specialises on", "known limitations"):
+    for h in ("path", "what", "modes", "specialises on", "known limitations"):
         table.add_column(h)
     for fw in FRAMEWORK_MODULES:
         if not framework_available(fw):
@@ -437,7 +437,8 @@ def cmd_paths(args) -> int:
     for p in PATHS.values():
         lims = "\n".join(escape(f"[{lim.phase}] {lim.reason}") + (f" ({lim.versions})" if lim.versions else "")
                          for lim in p.limitations)
-        table.add_row(p.id, p.description, ", ".join(sorted(p.specializes)) or "-", lims or "-")
+        modes = ", ".join(m for m in ("infer", "grad", "train") if m in p.modes)
+        table.add_row(p.id, p.description, modes, ", ".join(sorted(p.specializes)) or "-", lims or "-")
     console.print(table)
     return 0
 
