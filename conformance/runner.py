@@ -192,6 +192,10 @@ class Mode:
     def judged(self, prep: Prepared) -> list[Judged]:
         return [Judged(r, r.eager, r.reference, r.noise, r.stability) for r in prep.runs]
 
+    def limitation_for(self, error_text: str):
+        """The documented refusal of eager itself in this mode that ``error_text`` matches, or None."""
+        return None
+
     def reference(self, prep: Prepared, run: InputRun, kwargs: dict, force) -> tuple[tuple, Stability]:
         """Eager on ``run``'s inputs with ``kwargs`` and the forced decisions (for paths that specialise)."""
         return prep.eager(run.args, run.nudged, kwargs, force)
@@ -309,7 +313,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         judged = m.judged(prep)
     except Exception as e:  # noqa: BLE001 - eager itself fails in this mode: no path can be judged
         text = _error_text(e)
-        lim = getattr(m, "limitation_for", lambda text: None)(text)
+        lim = m.limitation_for(text)
         record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
         if lim:
             record["detail"]["limitation"] = lim.reason
