@@ -51,6 +51,9 @@ class Dialect:
     #: the size of dim ``{dim}`` of ``{var}`` in a shape test (TensorFlow: ``tf.shape``, as a traced model
     #: needs for a dim that is None in its input_signature)
     dim_size: str = "{var}.shape[{dim}]"
+    #: first statement of a while loop whose variable ``{var}`` changes shape across iterations (TensorFlow:
+    #: the shape invariant AutoGraph needs to make it a tf.while_loop); empty: none needed
+    loop_shape_invariant: str = ""
     buffer: str = ""  # like ``param``, for state that is not trained (Param.trainable False)
     #: set in ``__init__`` of a model whose ops read ``self.training``, where the base class has no such flag
     training_init: str = ""
@@ -105,6 +108,8 @@ TF = Dialect(
     from_numpy="tf.constant({a})",
     method="__call__",
     dim_size="tf.shape({var})[{dim}]",
+    loop_shape_invariant="tf.autograph.experimental.set_loop_options(shape_invariants=[({var}, "
+                         "tf.TensorShape([None] * len({var}.shape)))])",
     buffer="self.{name} = tf.Variable({value}.astype({np_float!r}), name={name!r}, trainable=False)",
     training_init="self.training = False  # train()/eval() of torch and paddle: set before conversion",
 )
@@ -289,6 +294,8 @@ class _Writer:
             else:
                 self.emit(depth, f"{s.counter} = 0")
                 self.emit(depth, f"while {s.counter} < {s.count} and {self.cond(s.cond)}:")
+                if self.d.loop_shape_invariant:
+                    self.emit(depth + 1, self.d.loop_shape_invariant.format(var=s.out))
                 self.emit(depth + 1, f"{s.counter} += 1")
             self.emit(depth + 1, f"{s.out} = " + self.op_expr(OpStmt(s.out, "concat", (s.out, s.piece), (("dim", s.dim),))))
             self.emit(depth, f"{s.out} = " + self.op_expr(OpStmt(s.out, s.reduce, (s.out,),

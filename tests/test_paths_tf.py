@@ -11,7 +11,7 @@ pytest.importorskip("tensorflow")
 pytest.importorskip("tf2onnx")
 
 from conformance.case import Case, InputSet  # noqa: E402
-from conformance.ir import (Break, For, Get, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
+from conformance.ir import (Break, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
                             SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
 from conformance.paths import PATHS, select_paths  # noqa: E402
 from conformance.runner import check, prepare, run_path  # noqa: E402
@@ -165,6 +165,27 @@ def test_a_refusal_when_a_new_kwargs_value_retraces_is_unsupported_too():
     record = check(case, PATHS["tf.function"])
     assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "unsupported"]
     assert record["outcome"] == "unsupported" and "Python loop" in record["detail"]["limitation"]
+
+
+def _grow_program() -> Program:
+    """v = x; while it < 3 and mean(v) < 0.5: v = concat(v, p, dim=1); mean(v, dim=1) — a loop variable that
+    grows (rendered for TensorFlow with the shape invariant AutoGraph needs)."""
+    return Program(
+        seed=6, inputs=(Input("x", TensorSpec(("B", 2), low=-1.0, high=0.0)), Input("p", TensorSpec(("B", 2), low=0.9,
+                                                                                                    high=1.0))),
+        kwargs=(), params=(),
+        body=(Get("v0", "x"), Get("v1", "p"), Grow("v2", "v0", "v1", 1, "mean", 3, "it0", TensorCond("v2", "mean", "<", 0.5))),
+        output=OutVar("v2"))
+
+
+@pytest.mark.parametrize("path", TRACED)
+def test_a_loop_variable_that_grows_converts_except_under_xla(path):
+    case = Case(_grow_program(), (InputSet("example", 3, 1), InputSet("batch", 2, 2)))
+    record = check(case, PATHS[path])
+    if path == "tf.xla":
+        assert record["outcome"] == "unsupported" and "XLA" in record["detail"]["limitation"]
+    else:
+        assert record["outcome"] == "pass", record["detail"]["message"]
 
 
 def _dup_program(scale: float) -> Program:

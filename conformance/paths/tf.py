@@ -423,9 +423,15 @@ _ONNX_LOOP_COUNTER_SHAPE = Limitation(
 
 _LOOP_SHAPE_INVARIANT = Limitation(
     "a tensor that changes shape from one iteration of a while loop on a tensor condition to the next (a concat "
-    "that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options); AutoGraph refuses it "
-    "without", r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
+    "that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, which generated models "
+    "declare; a model of your own may not); AutoGraph refuses it without",
+    r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
     reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options")
+
+_XLA_LOOP_SHAPES = Limitation(
+    "XLA compiles a while loop only when its loop variables keep their shapes: a tensor grown across "
+    "iterations (a shape invariant in tf.function) is refused", r"Input and output shapes of loop body do not match",
+    reference="https://www.tensorflow.org/xla/known_issues")
 
 _TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK, _LOOP_SHAPE_INVARIANT)
 #: tf.function and XLA trace again when a call brings a new kwargs value: the same refusals at run time
@@ -454,7 +460,8 @@ register(
                _run, limitations=_RETRACED_LIMITATIONS + (_GRAPH_ZERO_GRADIENT,), counters=_counters,
                repro=_REPRO_TRACED.format(jit=False), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
-               _function(True), _run, limitations=_RETRACED_LIMITATIONS + (_GRAPH_ZERO_GRADIENT, _XLA_WHILE_GRADIENT),
+               _function(True), _run, limitations=_RETRACED_LIMITATIONS + (
+                   _XLA_LOOP_SHAPES, replace(_XLA_LOOP_SHAPES, phase="run"), _GRAPH_ZERO_GRADIENT, _XLA_WHILE_GRADIENT),
                counters=_counters, repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
