@@ -34,3 +34,22 @@ def test_path_trains_like_eager(conformance_path, conformance_device, mode, case
     assert record["outcome"] in ACCEPTED, (
         f"{conformance_path.id} ({mode}): {record['outcome']}: {record['detail'].get('message', '')}\n"
         f"replay with: conformance replay case.json --mode {mode}  (the case JSON is in the Hypothesis note above)")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["grad", "train"])
+def test_inductor_trains_like_eager_on_30_cases(mode):
+    """Soundness of the gradient and training-step oracles against inductor (fused kernels, reordered
+    reductions in the backward too): 30 campaign cases, no mismatch. About ten minutes per mode on two cores."""
+    import itertools
+
+    pytest.importorskip("torch")
+    from conformance.campaign import generate_cases
+    from conformance.paths import select_paths
+
+    path = select_paths(["torch"], ["compile"])[-1]
+    cases_ = itertools.islice(generate_cases(7, constructs=CONSTRUCTS + TRAIN_CONSTRUCTS), 30)
+    records = [check(case, path, mode=mode) for case in cases_]
+    mismatches = [(r["case_id"], r["detail"]["message"]) for r in records if r["outcome"] == "mismatch"]
+    assert not mismatches
+    assert sum(r["outcome"] == "pass" for r in records) >= 24
