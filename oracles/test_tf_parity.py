@@ -1,8 +1,8 @@
 """The TensorFlow parity suite: generated programs along every selected TensorFlow path must agree
 with eager.
 
-A path may refuse a program with a documented error (``unsupported``: a Python test on the ``None``
-dim of the input signature, a tensor-dependent ``break`` in a Python ``for``) or diverge where it is
+A path may refuse a program with a documented error (``unsupported``: a tensor-dependent ``break`` in
+a Python ``for``, XLA on a while loop whose variable changes shape) or diverge where it is
 documented to specialise (``expected_divergence``: tf2onnx fixes the kwargs at export); anything else
 that is not a pass (a silent mismatch, an undocumented conversion or runtime error) fails the test with
 the record's message and the case as JSON, ready for ``conformance replay --frameworks tf``. A failure
