@@ -56,10 +56,10 @@ def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
             return
         if msg is None:
             return
-        case_dict, path_id = msg
+        case_dict, path_id, mode = msg
         try:
             load_framework(path_id.split(".")[0])
-            record = check(Case.from_dict(case_dict), PATHS[path_id], device)
+            record = check(Case.from_dict(case_dict), PATHS[path_id], device, mode=mode)
         except Exception as e:  # noqa: BLE001 - the eager reference itself failed: not the finding
             record = {"outcome": "error", "detail": {"message": f"{type(e).__name__}: {e}",
                                                      "traceback": traceback.format_exc()[-2000:]}}
@@ -89,13 +89,14 @@ class Evaluator:
         if not self.conn.poll(max(self.timeout, 120.0)) or self.conn.recv() != "ready":
             raise RuntimeError(f"the reducer's worker did not start (see {self.log})")
 
-    def __call__(self, case: Case, path_id: str) -> dict:
-        """The record of ``case`` along ``path_id``: ``runner.check``'s, or a ``crash``/``timeout`` one."""
+    def __call__(self, case: Case, path_id: str, mode: str = "infer") -> dict:
+        """The record of ``case`` along ``path_id`` in runner ``mode``: ``runner.check``'s, or a
+        ``crash``/``timeout`` one."""
         if self.proc is None or not self.proc.is_alive():
             self._start()
         self.runs += 1
         try:
-            self.conn.send((case.to_dict(), path_id))
+            self.conn.send((case.to_dict(), path_id, mode))
             if self.conn.poll(self.timeout):
                 return self.conn.recv()
             outcome, message = "timeout", f"ran past {self.timeout:g} s"
@@ -111,7 +112,7 @@ class Evaluator:
                 message += f" (signal {-code})"
         self.proc = None
         framework, _, path = path_id.partition(".")
-        return {"framework": framework, "path": path, "outcome": outcome, "detail": {"message": message}}
+        return {"framework": framework, "path": path, "mode": mode, "outcome": outcome, "detail": {"message": message}}
 
     def close(self) -> None:
         if self.proc is not None and self.proc.is_alive():

@@ -129,6 +129,7 @@ class Signature:
     key: str
     ops: tuple = ()
     constructs: tuple = ()
+    mode: str = "infer"  # what the runner compared: outputs (infer), gradients (grad), a training step (train)
 
     @property
     def path_id(self) -> str:
@@ -140,32 +141,34 @@ class Signature:
 
     def coarse(self) -> "Signature":
         """Without the program's ops and constructs."""
-        return Signature(self.framework, self.path, self.outcome, self.key)
+        return Signature(self.framework, self.path, self.outcome, self.key, mode=self.mode)
 
     def with_program(self, program: Program) -> "Signature":
         return Signature(self.framework, self.path, self.outcome, self.key, tuple(sorted(set(program.ops()))),
-                         tuple(sorted(program.constructs())))
+                         tuple(sorted(program.constructs())), self.mode)
 
     def within(self, ops: Iterable[str], constructs: Iterable[str]) -> bool:
         """Are this signature's ops and constructs among these?"""
         return set(self.ops) <= set(ops) and set(self.constructs) <= set(constructs)
 
     def title(self) -> str:
-        return f"{self.path_id} {self.outcome}: {self.key}"
+        return f"{self.path_id}{'' if self.mode == 'infer' else f' ({self.mode})'} {self.outcome}: {self.key}"
 
     def to_dict(self) -> dict:
         return {"framework": self.framework, "path": self.path, "outcome": self.outcome, "key": self.key,
-                "ops": list(self.ops), "constructs": list(self.constructs)}
+                "ops": list(self.ops), "constructs": list(self.constructs),
+                **({} if self.mode == "infer" else {"mode": self.mode})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Signature":
         return cls(d["framework"], d["path"], d["outcome"], d["key"], tuple(d.get("ops", ())),
-                   tuple(d.get("constructs", ())))
+                   tuple(d.get("constructs", ())), d.get("mode", "infer"))
 
 
 def signature(record: dict) -> Signature:
     """A record's coarse signature (no ops and constructs: those come from its minimal program)."""
-    return Signature(record["framework"], record["path"], record["outcome"], failure_key(record))
+    return Signature(record["framework"], record["path"], record["outcome"], failure_key(record),
+                     mode=record.get("mode", "infer"))
 
 
 # ------------------------------------------------------------------ buckets
@@ -238,9 +241,10 @@ def _program_size(record: dict) -> int:
 def triage(records: Iterable[dict], run: Optional[Callable[[Case, str], dict]] = None, *,
            outcomes: Iterable[str] = FINDINGS, max_seconds: float = 600.0, reduce_seconds: float = 120.0,
            progress: Callable[[str], None] = lambda line: None) -> list[Bucket]:
-    """Group the findings among ``records`` into buckets, minimising with ``run(case, path_id)``.
+    """Group the findings among ``records`` into buckets, minimising with ``run(case, path_id, mode)``.
 
-    ``run`` returns the record of a case along a path (a :class:`~conformance.reduce.Evaluator`).
+    ``run`` returns the record of a case along a path in a runner mode (a
+    :class:`~conformance.reduce.Evaluator`).
     Every finding is minimised while ``max_seconds`` last (the smallest of each group first, then the
     rest), ``reduce_seconds`` at most each; findings with the same minimal signature share a bucket.
     A bucket whose minimal program has the constructs and non-trivial ops of another bucket of its
@@ -311,12 +315,12 @@ def _minimise(r: dict, coarse: Signature, run, seconds: float, progress, verbose
 
     keep = lambda rec: rec.get("outcome") == coarse.outcome and signature(rec) == coarse  # noqa: E731
     case = Case.from_dict(r["case"])
-    replayed = run(case, coarse.path_id)
+    replayed = run(case, coarse.path_id, coarse.mode)
     if not keep(replayed):
         progress(f"    case {r['case_id']} did not fail the same way when replayed ({replayed.get('outcome')}): "
                  f"not minimised")
         return Bucket(coarse.with_program(case.program), [r], case, r, reproduced=False)
-    red = reduce_case(case, keep, lambda c: run(c, coarse.path_id), record=replayed, max_seconds=seconds,
+    red = reduce_case(case, keep, lambda c: run(c, coarse.path_id, coarse.mode), record=replayed, max_seconds=seconds,
                       progress=(lambda line: progress("      " + line)) if verbose else (lambda line: None))
     progress(f"    case {r['case_id']}: {red.size_before} -> {red.size} statements in {red.seconds:.1f} s "
              f"({red.tried} tried{'' if red.complete else ', time ran out'})")
@@ -433,7 +437,7 @@ def repro_source(bucket: Bucket) -> Optional[str]:
     sig = bucket.signature
     fw = load_framework(sig.framework)
     path = PATHS.get(sig.path_id)
-    if path is None or not path.repro or not fw.repro:
+    if path is None or not path.repro or not fw.repro or sig.mode != "infer":  # reproducers compare outputs
         return None
     program = bucket.case.program
     model = render(program, sig.framework).split('\nif __name__ == "__main__":')[0].rstrip()
@@ -501,8 +505,10 @@ def report_markdown(bucket: Bucket) -> str:
                   + "; it builds the model below, converts it on `example.npz`, and compares the converted model "
                     "with eager."]
     else:
-        lines += [f"No standalone reproducer: `{sig.path_id}` has no reproducer snippet yet. Replay the case with "
-                  "`conformance replay case.json --paths " + sig.path + "`."]
+        why = f"it is a `{sig.mode}`-mode finding (reproducers compare outputs)" if sig.mode != "infer" else \
+            f"`{sig.path_id}` has no reproducer snippet yet"
+        lines += [f"No standalone reproducer: {why}. Replay the case with `conformance replay case.json --paths "
+                  f"{sig.path}" + ("" if sig.mode == "infer" else f" --mode {sig.mode}") + "`."]
     from .render import render
 
     forward = render(bucket.case.program, sig.framework).split("class Model", 1)[1].split("\n\ndef load_inputs")[0]
@@ -590,6 +596,8 @@ def save_case(bucket: Bucket, cases_dir: Path, date: Optional[str] = None) -> Pa
     from .corpus import CaseFile, Expectation, write_case_file
 
     sig = bucket.signature
+    if sig.mode != "infer":
+        raise ValueError(f"bucket {bucket.id} is a {sig.mode}-mode finding: the corpus replays inference only")
     versions = bucket.record.get("versions") or {}
     version = str(versions.get(sig.framework, "")).split("+")[0]
     major_minor = ".".join(version.split(".")[:2])
@@ -724,7 +732,10 @@ def command(args) -> int:
             if b.corpus:
                 say(f"bucket {b.id}: already in the corpus as {b.corpus}")
                 continue
-            say(f"bucket {b.id}: saved as {save_case(b, Path(args.save))}")
+            try:
+                say(f"bucket {b.id}: saved as {save_case(b, Path(args.save))}")
+            except ValueError as e:
+                say(f"bucket {b.id}: not saved: {e}")
     return 0
 
 

@@ -83,6 +83,14 @@ def test_a_crash_is_keyed_by_its_signal():
         signature(_record("crash", "the worker process died while running torch.x (signal SIGSEGV)"))
 
 
+def test_the_runner_mode_is_part_of_the_signature():
+    infer = signature(_record("mismatch", "", inputs=[{"outcome": "mismatch", "report": {"kind": "value"}}]))
+    grad = signature(dict(_record("mismatch", "", inputs=[{"outcome": "mismatch", "report": {"kind": "value"}}]),
+                          mode="grad"))
+    assert infer != grad and grad.mode == "grad" and "(grad)" in grad.title() and "mode" not in infer.to_dict()
+    assert type(grad).from_dict(grad.to_dict()) == grad
+
+
 # ------------------------------------------------------------------ the reducer (torch, planted paths)
 
 
@@ -93,7 +101,7 @@ def planted():
     from conformance.paths import PATHS
     from conformance.runner import check
 
-    return lambda case, path_id: check(case, PATHS[path_id])
+    return lambda case, path_id, mode="infer": check(case, PATHS[path_id], mode=mode)
 
 
 def _while_case(seed=3, extra=True):
