@@ -88,21 +88,13 @@ def markdown_summary(records) -> str:
 
 
 def read_records(path: Path) -> list[dict]:
-    """Records of a results.jsonl; a malformed line is an error naming the file and line."""
-    records = []
+    """Records of a results.jsonl, or exit with the error naming the file and line."""
+    from .report import ReportError, read_records as read
+
     try:
-        f = open(path)
-    except OSError as e:
-        raise SystemExit(f"conformance: cannot read {path}: {e.strerror}")
-    with f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{path}:{n}: not a JSON record ({e})")
-    return records
+        return read(path)
+    except ReportError as e:
+        raise SystemExit(f"conformance: {e}")
 
 
 # ------------------------------------------------------------------ commands

@@ -108,10 +108,26 @@ def version_key(versions: dict) -> tuple:
     return tuple(sorted(versions.items()))
 
 
+def read_records(path) -> list[dict]:
+    """Records of a results.jsonl; raises :class:`ReportError` naming the file (and line) it cannot read."""
+    records = []
+    try:
+        f = open(path)
+    except OSError as e:
+        raise ReportError(f"cannot read {path}: {e.strerror}") from None
+    with f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ReportError(f"{path}:{n}: not a JSON record ({e})") from None
+    return records
+
+
 def read_run(source) -> Run:
     """Read a ``results.jsonl`` or a folder holding one (and its ``manifest.json``, if any)."""
-    from .cli import read_records
-
     source = Path(source)
     file = results_file(source)
     records = read_records(file)
