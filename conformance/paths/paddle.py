@@ -12,13 +12,15 @@ the predictor and the ONNX graph take the tensors flattened and return a flat li
 
 from __future__ import annotations
 
-import contextlib
+import atexit
+import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import tempfile
-import traceback
+from typing import Optional
 
 os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would crowd the captured output
 
@@ -284,36 +286,17 @@ class _Predictor:
         return FlatOutputs(self.predictor.get_output_handle(n).copy_to_cpu() for n in self.predictor.get_output_names())
 
 
-@contextlib.contextmanager
-def _no_installs():
-    """paddle2onnx folds constants with Polygraphy and switches on its auto-install of missing
-    modules (a pip install at run time). Keep it off: a missing module is an error, not a download."""
-    try:
-        import polygraphy.config
-    except ImportError:
-        yield
-        return
-    saved = polygraphy.config.AUTOINSTALL_DEPS
-    polygraphy.config.AUTOINSTALL_DEPS = False
-    try:
-        yield
-    finally:
-        polygraphy.config.AUTOINSTALL_DEPS = saved
-
-
 def _onnx(ctx: ConvertContext):
     """What ``paddle.onnx.export(model, prefix, input_spec)`` does, in its two steps: ``paddle.jit.save``
-    here, then ``paddle2onnx.export`` of the saved model (opset 9, its defaults) in a forked child,
-    because paddle2onnx ends its process on an error: ``sys.exit(-1)`` after logging, or ``abort()``
-    for an operator it cannot convert. The child's end becomes an error naming what it logged."""
-    import paddle2onnx
-
+    here, then ``paddle2onnx.export`` of the saved model (opset 9, its defaults) in a process of its own
+    (:mod:`conformance.paths.paddle2onnx_server`), because paddle2onnx ends its process on an error:
+    ``sys.exit(-1)`` after logging, or ``abort()`` for an operator it cannot convert. Such an end
+    becomes an error naming what paddle2onnx logged."""
     spec = input_spec(ctx.program, ctx.kwargs, ctx.tensor_names)
     saved, onnx_file = ctx.workdir / "saved" / "model", ctx.workdir / "model.onnx"
     paddle.jit.save(ctx.model, str(saved), input_spec=spec)
     onnx_file.unlink(missing_ok=True)
-    status, log = _in_child(lambda: paddle2onnx.export(str(saved) + ".json", str(saved) + ".pdiparams",
-                                                       str(onnx_file), 9))
+    status, log = PADDLE2ONNX.export(str(saved) + ".json", str(saved) + ".pdiparams", str(onnx_file))
     if status != 0 or not onnx_file.exists():
         how = f"was killed by {signal.Signals(-status).name}" if status < 0 else f"exited with status {status}"
         errors = [line.strip() for line in log.splitlines() if re.search(r"\[ERROR\]|Error:", line)]
@@ -322,36 +305,56 @@ def _onnx(ctx: ConvertContext):
     return OrtModel(onnx_file, ctx.device, ctx.tensor_names, _to_numpy)
 
 
-def _in_child(fn) -> tuple[int, str]:
-    """Run ``fn()`` in a forked child process: (its exit status, negative for a signal; what it printed).
+class Paddle2OnnxServer:
+    """``paddle2onnx.export`` in a process of its own: started on the first export, reused, and
+    started again after an export that ended it. Its environment is this process's at start."""
 
-    What the child prints also goes to this process's stdout, so the record's captured output has it.
-    """
-    with tempfile.TemporaryFile() as out:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the child: run, and never return into the caller's code
-            code = 1
-            try:
-                os.dup2(out.fileno(), 1)
-                os.dup2(out.fileno(), 2)
-                with _no_installs():
-                    fn()
-                code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else 1
-            except BaseException:  # noqa: BLE001 - reported through the exit status and the log
-                traceback.print_exc()
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code & 0xFF)
-        _, status = os.waitpid(pid, 0)
-        out.seek(0)
-        log = _ANSI.sub("", out.read().decode(errors="replace"))
-    sys.stdout.write(log)
-    return os.waitstatus_to_exitcode(status), log
+    def __init__(self):
+        self.proc: Optional[subprocess.Popen] = None
+        self.startup_log = ""
+
+    def export(self, model: str, params: str, out: str, opset: int = 9) -> tuple[int, str]:
+        """(status: 0, an exit status, or minus the signal that ended the server; what it printed).
+        What it printed also goes to this process's fd 1, where the runner captures framework output."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.startup_log = tempfile.mkstemp(prefix="paddle2onnx-server-", suffix=".log")[1]
+            self.proc = subprocess.Popen([sys.executable, "-m", "conformance.paths.paddle2onnx_server",
+                                          self.startup_log], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        fd, log_path = tempfile.mkstemp(prefix="paddle2onnx-", suffix=".log")
+        os.close(fd)
+        try:
+            self.proc.stdin.write(json.dumps({"model": model, "params": params, "out": out, "opset": opset,
+                                              "log": log_path}) + "\n")
+            self.proc.stdin.flush()
+            reply = self.proc.stdout.readline()
+        except BrokenPipeError:
+            reply = ""
+        if reply:
+            status = json.loads(reply)["status"]
+        else:  # the export (or the server's start) ended the process
+            status = self.proc.wait()
+            self.proc = None
+        with open(log_path, errors="replace") as f:
+            log = f.read()
+        os.unlink(log_path)
+        if not reply:
+            with open(self.startup_log, errors="replace") as f:
+                log = f.read()[-2000:] + log
+        log = _ANSI.sub("", log)
+        os.write(1, log.encode())
+        return status, log
+
+    def close(self) -> None:
+        """End the server (the next export starts a new one, e.g. with another environment)."""
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.proc.stdout.close()
+            self.proc = None
+
+
+PADDLE2ONNX = Paddle2OnnxServer()
+atexit.register(PADDLE2ONNX.close)
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -534,7 +537,7 @@ register(
     PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model " + _SAVE_NOTE,
                _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT,),
                repro=_REPRO_INFERENCE),
-    PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a child process) on onnxruntime "
+    PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on onnxruntime "
                + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_ONNX,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy"), repro=_REPRO_ONNX),
 )

@@ -1,0 +1,42 @@
+"""The PaddlePaddle parity suite: generated programs along every selected Paddle path must agree with
+dygraph.
+
+A path may refuse a program with a documented error (``unsupported``: an input no output uses is
+refused by ``jit.save`` and everything built on it, ``forward``'s first parameter must be named
+``self``, paddle2onnx has no converter for some operators) or diverge where it is documented to
+specialise (``expected_divergence``: the ``input_spec`` fixes the non-tensor arguments of AST
+``to_static``, the saved model, the predictor and the ONNX graph); anything else that is not a pass
+(a silent mismatch, an undocumented conversion or runtime error) fails the test with the record's
+message and the case as JSON, ready for ``conformance replay --frameworks paddle``.
+
+A failure that matches a known-bug record of the path is not a new finding: it is counted as a
+Hypothesis event naming the bug (``--hypothesis-show-statistics``) and the test goes on with its other
+examples. (Raising an xfail inside the property would end the test at the first known bug, of which
+current Paddle has several common ones, and make Hypothesis shrink it.) The minimal cases of the
+known bugs in ``cases/`` pin their outcomes, so a fix upstream is noticed there.
+"""
+
+import json
+
+import pytest
+from hypothesis import assume, event, given, note
+
+from conformance.runner import check
+from conformance.strategies import cases
+
+pytestmark = pytest.mark.conformance_frameworks("paddle")
+ACCEPTED = {"pass", "unsupported", "expected_divergence"}
+
+
+@given(case=cases())
+def test_path_agrees_with_eager(conformance_path, conformance_device, case):
+    record = check(case, conformance_path, conformance_device)
+    assume(record["outcome"] != "discarded")  # the branch-flip guard: too close to a threshold to judge
+    note(json.dumps(case.to_dict()))
+    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
+        event(f"{conformance_path.id}: {record['detail']['known_issue'][:120]}")
+        return
+    assert record["outcome"] in ACCEPTED, (
+        f"{conformance_path.id}: {record['outcome']}: {record['detail'].get('message', '')}\n"
+        f"replay with: conformance replay case.json --frameworks paddle  (the case JSON is in the Hypothesis "
+        f"note above)")

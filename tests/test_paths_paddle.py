@@ -1,0 +1,270 @@
+"""Paddle paths judged end to end: the derived input_spec, what each path documents, Paddle's known
+bugs as records, planted wrong paths caught as mismatches, no pip install while converting."""
+
+import dataclasses
+import os
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+pytest.importorskip("paddle")
+
+from conformance.case import Case, InputSet  # noqa: E402
+from conformance.ir import (Break, DictSpec, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict,  # noqa: E402
+                            OutSeq, OutVar, Param, Program, SeqSpec, TensorCond, TensorSpec)
+from conformance.paths import PATHS, select_paths  # noqa: E402
+from conformance.runner import check  # noqa: E402
+from conformance.strategies import cases  # noqa: E402
+
+from . import planted_paddle  # noqa: E402
+
+select_paths(["paddle"])
+REAL = ("to_static", "to_static_sot", "jit_save", "inference", "onnx")
+quick = settings(max_examples=4, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=list(HealthCheck))
+
+
+def _model() -> Program:
+    """What Paddle's guides show: a list input unpacked by index, a dict input read by key, a None
+    batch dim, a bool ``use_act`` flag, an int kwarg loop count, a data-dependent if, a nested output."""
+    b3 = TensorSpec(("B", 3))
+    return Program(
+        seed=3,
+        inputs=(Input("xs", SeqSpec("list", (b3, b3))), Input("d", DictSpec((("a", b3), ("b", TensorSpec((3,)))))),),
+        kwargs=(Kwarg("use_act", "bool", True, (True, False)), Kwarg("n", "int", 1, (1, 2))),
+        params=(Param("p0", (3, 3)), Param("p1", (3,))),
+        body=(Get("v0", "xs", (0,)), Get("v1", "xs", (1,)), Get("v2", "d", ("a",)), Get("v3", "d", ("b",)),
+              OpStmt("v4", "add", ("v0", "v1")),
+              OpStmt("v4", "linear", ("v4",), (("out_features", 3),), ("p0", "p1")),
+              If(KwargCond("use_act", "truth"), (OpStmt("v4", "relu", ("v4",)),)),
+              For("i0", "n", (OpStmt("v5", "add", ("v4", "v2")), OpStmt("v4", "tanh", ("v5",)))),
+              If(TensorCond("v4", "sum", ">", 0.0), (OpStmt("v4", "mul", ("v4", "v3")),), (OpStmt("v4", "neg", ("v4",)),)),
+              OpStmt("v6", "mul_scalar", ("v3",), (("c", 2.0),))),
+        output=OutSeq("tuple", (OutVar("v4"), OutDict((("scaled", OutVar("v6")),)))))
+
+
+def _case(program: Program, other_kwargs=True) -> Case:
+    kw = tuple(sorted((k.name, k.default) for k in program.kwargs))
+    sets = [InputSet("example", 2, 1, kw), InputSet("values", 2, 2, kw), InputSet("batch", 4, 3, kw)]
+    if other_kwargs and program.kwargs:
+        sets.append(InputSet("kwargs", 2, 4, tuple(sorted((k.name, k.choices[-1]) for k in program.kwargs))))
+    return Case(program, tuple(sets))
+
+
+def _by_role(record) -> dict:
+    return {e["role"]: e["outcome"] for e in record["detail"]["inputs"]}
+
+
+def test_input_spec_is_what_users_write():
+    import paddle
+
+    from conformance.paths.paddle import input_spec
+
+    p = _model()
+    spec = input_spec(p, {"use_act": False, "n": 2}, ["xs.0", "xs.1", "d.a", "d.b"])
+    assert isinstance(spec[0], list) and isinstance(spec[1], dict) and spec[2:] == [False, 2]
+    assert [(s.name, list(s.shape)) for s in spec[0]] == [("xs.0", [-1, 3]), ("xs.1", [-1, 3])]
+    assert {k: (s.name, list(s.shape)) for k, s in spec[1].items()} == {"a": ("d.a", [-1, 3]), "b": ("d.b", [3])}
+    assert all(s.dtype == paddle.float32 for s in (*spec[0], *spec[1].values()))
+    t = dataclasses.replace(p, inputs=(Input("xs", SeqSpec("tuple", (TensorSpec((2,), "int64"),))),), kwargs=())
+    (tup,) = input_spec(t, {}, ["xs.0"])
+    assert isinstance(tup, tuple) and tup[0].dtype == paddle.int64  # a tuple input gets a tuple of specs
+
+
+def test_every_path_follows_nested_inputs_batch_and_kwargs():
+    """Fixed kwargs are documented for the saved paths and AST (input_spec values); SOT retraces."""
+    case = _case(_model())
+    for name in REAL:
+        record = check(case, PATHS[f"paddle.{name}"])
+        roles = _by_role(record)
+        assert roles["example"] == roles["values"] == roles["batch"] == "pass", (name, record["detail"]["message"])
+        fixed = "kwargs" in PATHS[f"paddle.{name}"].specializes
+        assert roles["kwargs"] == ("expected_divergence" if fixed else "pass"), (name, record["detail"]["message"])
+    assert not PATHS["paddle.to_static_sot"].specializes
+
+
+@pytest.mark.parametrize("path", [p.name for p in planted_paddle.PERTURBED])
+def test_a_perturbed_output_of_every_path_is_a_mismatch(path):
+    record = check(_case(_model(), other_kwargs=False), PATHS[f"paddle.{path}"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+    assert record["detail"]["inputs"][0]["flaky"] is False
+
+
+def test_a_loaded_model_reading_the_wrong_list_item_is_a_mismatch():
+    record = check(_case(_model(), other_kwargs=False), PATHS["paddle.planted_load_list"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+def test_a_predictor_returning_its_first_answer_is_a_mismatch():
+    record = check(_case(_model(), other_kwargs=False), PATHS["paddle.planted_stale_predictor"])
+    roles = _by_role(record)
+    assert roles["example"] == "pass" and roles["values"] == "mismatch" and roles["batch"] == "mismatch"
+    assert "shape" in record["detail"]["message"] or "values differ" in record["detail"]["message"]
+
+
+def test_sot_keeping_the_first_kwargs_is_a_mismatch():
+    """SOT documents no specialisation: other kwargs must give eager's answer."""
+    record = check(_case(_model()), PATHS["paddle.planted_sot_first_kwargs"])
+    assert _by_role(record)["kwargs"] == "mismatch", record["detail"]["message"]
+
+
+def test_fixed_kwargs_do_not_excuse_a_wrong_result():
+    record = check(_case(_model()), PATHS["paddle.planted_static_kwargs_wrong"])
+    assert _by_role(record)["kwargs"] == "mismatch"
+    assert "differs even from eager replayed" in record["detail"]["message"]
+
+
+def test_an_onnx_model_dropping_a_loop_iteration_is_a_mismatch():
+    p = _model()
+    p = dataclasses.replace(p, body=tuple(For("i0", 2, s.body) if isinstance(s, For) else s for s in p.body))
+    record = check(_case(p, other_kwargs=False), PATHS["paddle.planted_onnx_short_loops"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+@quick
+@given(cases(max_statements=4))
+def test_planted_perturbation_is_caught_on_generated_programs(case):
+    for name in ("planted_perturb_to_static", "planted_perturb_jit_save"):
+        record = check(case, PATHS[f"paddle.{name}"])
+        assume(record["outcome"] not in ("discarded", "conversion_error", "unsupported"))
+        assume(any(e.get("max_abs_err") for e in record["detail"]["inputs"]))  # a float output to perturb
+        assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+def _unused_input_program() -> Program:
+    p = _model()
+    return dataclasses.replace(p, output=OutVar("v6"), body=p.body[:4] + (p.body[-1],))  # only d.b is used
+
+
+def test_an_input_no_output_uses_is_refused_by_the_saved_paths():
+    p = _unused_input_program()
+    assert p.unused_inputs() == ["xs.0", "xs.1", "d.a"] and "unused_input" in p.constructs()
+    case = _case(p)
+    assert check(case, PATHS["paddle.to_static"])["outcome"] in ("pass", "expected_divergence")
+    for name in ("jit_save", "inference", "onnx"):
+        record = check(case, PATHS[f"paddle.{name}"])
+        assert record["outcome"] == "unsupported", record["detail"]["message"]
+        assert "refuses an input that no output uses" in record["detail"]["limitation"]
+
+
+def test_forward_whose_first_parameter_is_not_self_is_refused():
+    case = _case(dataclasses.replace(_model(), self_name="this"))
+    assert check(case, PATHS["paddle.eager"])["outcome"] == "pass"
+    for name in REAL:
+        record = check(case, PATHS[f"paddle.{name}"])
+        assert record["outcome"] == "unsupported" and "named `self`" in record["detail"]["limitation"], name
+
+
+def test_a_loop_growing_a_shape_converts():
+    """concat in a loop, for a kwarg count and while a condition on the grown tensor holds."""
+    p = _model()
+    grow = (Grow("v7", "v2", "v0", 1, "sum", "n", "it0"),
+            Grow("v8", "v2", "v1", 1, "mean", 3, "it1", TensorCond("v8", "amin", ">", -0.9)))
+    p = dataclasses.replace(p, body=p.body + grow, output=OutSeq("tuple", (p.output, OutVar("v7"), OutVar("v8"))))
+    assert {"grow_loop", "grow_while"} <= p.constructs()
+    case = _case(p)
+    for name in ("to_static", "to_static_sot", "jit_save", "inference"):
+        record = check(case, PATHS[f"paddle.{name}"])
+        assert record["outcome"] in ("pass", "expected_divergence"), (name, record["detail"]["message"])
+
+
+def _program(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Program:
+    return Program(seed=1, inputs=tuple(Input(n, s) for n, s in inputs), kwargs=(), params=(), body=body,
+                   output=output)
+
+
+def test_known_bug_predictor_cannot_run_a_model_returning_its_input():
+    case = _case(_program((Get("v0", "x"), OpStmt("v1", "neg", ("v0",))), OutSeq("tuple", (OutVar("v1"), OutVar("v0")))))
+    assert check(case, PATHS["paddle.jit_save"])["outcome"] == "pass"
+    record = check(case, PATHS["paddle.inference"])
+    assert record["outcome"] == "runtime_error" and "shadow output" in record["detail"]["known_issue"]
+
+
+@pytest.mark.parametrize("cond, bug", [
+    (TensorCond("v0", "mean", ">", 0.0), "mean over all elements"),  # x.mean() aborts paddle2onnx
+    (TensorCond("v0", "sum", ">", 0.0), None),
+])
+def test_paddle2onnx_aborting_the_process_is_a_recorded_error(cond, bug):
+    case = _case(_program((Get("v0", "x"), If(cond, (OpStmt("v0", "tanh", ("v0",)),))), OutVar("v0")))
+    record = check(case, PATHS["paddle.onnx"])  # in this process: paddle2onnx's abort() must not end it
+    if bug:
+        assert record["outcome"] == "conversion_error" and bug in record["detail"]["known_issue"]
+        assert "killed by SIGABRT" in record["detail"]["message"]
+    else:
+        assert record["outcome"] == "pass", record["detail"]["message"]
+
+
+def test_known_bug_a_tensor_break_in_a_python_loop_is_refused_by_ast():
+    body = (Get("v0", "x"), For("i0", 2, (If(TensorCond("v0", "sum", ">", 100.0), (Break(),)),
+                                          OpStmt("v0", "tanh", ("v0",)))))
+    case = _case(_program(body, OutVar("v0")))
+    assert check(case, PATHS["paddle.to_static_sot"])["outcome"] == "pass"
+    record = check(case, PATHS["paddle.to_static"])
+    assert record["outcome"] == "conversion_error" and "while pred" in record["detail"]["known_issue"]
+
+
+def test_sot_is_not_fooled_by_an_equal_forward_in_another_module():
+    """Two programs whose forward compiles to the same bytecode (they differ in a default): SOT's cache
+    must not hand the first module's translation to the second (see paths.paddle._clear_sot_cache)."""
+    body = (Get("v0", "x"), If(TensorCond("v0", "sum", ">", 0.0), (OpStmt("v0", "mul_kwarg", ("v0",), (("kwarg", "a"),)),)))
+    for default in (0.5, 1.5):
+        p = dataclasses.replace(_program(body, OutVar("v0")), kwargs=(Kwarg("a", "float", default, (0.5, 1.5)),))
+        assert check(_case(p, other_kwargs=False), PATHS["paddle.to_static_sot"])["outcome"] == "pass"
+
+
+def test_executors_of_earlier_cases_are_freed():
+    """Paddle caches every program's executor (five threads each); each case starts with none."""
+    def threads():
+        return len(os.listdir("/proc/self/task"))
+    case = _case(_program((Get("v0", "x"), OpStmt("v1", "neg", ("v0",))), OutVar("v1")), other_kwargs=False)
+    check(case, PATHS["paddle.to_static"])
+    before = threads()
+    for _ in range(3):
+        check(case, PATHS["paddle.to_static"])
+        check(case, PATHS["paddle.jit_save"])
+    assert threads() <= before + 2
+
+
+def test_no_package_is_installed_while_exporting_to_onnx(monkeypatch, tmp_path):
+    """paddle.onnx.export switches on Polygraphy's auto-install: with onnx_graphsurgeon missing it runs
+    pip (the control: plain paddle.onnx.export in a fresh interpreter). The onnx path's exporter keeps
+    it off: the export goes on without constant folding, and nothing is installed."""
+    import subprocess
+    import sys
+
+    import conformance.paths.paddle as pp
+
+    hide = tmp_path / "hide" / "onnx_graphsurgeon"
+    hide.mkdir(parents=True)
+    (hide / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
+    marker = tmp_path / "installed"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hide.parent), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("POLYGRAPHY_INSTALL_CMD", f"{sys.executable} -c open({str(marker)!r},'w')")
+    case = _case(_program((Get("v0", "x"), OpStmt("v1", "tanh", ("v0",))), OutVar("v1")), other_kwargs=False)
+    pp.PADDLE2ONNX.close()  # the next export starts a server with this environment
+    try:
+        record = check(case, dataclasses.replace(PATHS["paddle.onnx"], requires=()))  # not stopped by `requires`
+    finally:
+        pp.PADDLE2ONNX.close()
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    assert "'onnx_graphsurgeon' is required but could not be imported" in record["detail"]["output_tail"]
+    assert not marker.exists()
+    control = ("import paddle\n"
+               "class M(paddle.nn.Layer):\n    def forward(self, x):\n        return paddle.tanh(x)\n"
+               f"paddle.onnx.export(M(), {str(tmp_path / 'm')!r}, input_spec=[paddle.static.InputSpec([2, 3])])\n")
+    (tmp_path / "control.py").write_text(control)  # to_static reads the model's source: a real file
+    subprocess.run([sys.executable, str(tmp_path / "control.py")], capture_output=True, timeout=300)
+    assert marker.exists()
+
+
+def test_the_environment_has_what_paddle2onnx_would_install():
+    record = check(_case(_program((Get("v0", "x"), OpStmt("v1", "tanh", ("v0",))), OutVar("v1")), other_kwargs=False),
+                   PATHS["paddle.onnx"])
+    assert record["outcome"] == "pass" and "Fail to fold" not in record["detail"].get("output_tail", "")
+
+
+def test_reproducer_snippets_exist_for_every_path():
+    from conformance.paths import FRAMEWORKS
+
+    assert FRAMEWORKS["paddle"].repro
+    assert all(PATHS[f"paddle.{name}"].repro for name in REAL)
