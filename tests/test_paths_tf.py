@@ -242,3 +242,17 @@ def test_the_signature_has_none_on_the_dynamic_dims():
     assert [s.shape.as_list() for s in sig[0]] == [[None, 3], [None, 3]]
     assert {k: s.shape.as_list() for k, s in sig[1].items()} == {"k1": [2], "k0": [None, 2]}
     assert [s.name for s in sig[0]] == ["x.0", "x.1"]
+
+
+@pytest.mark.parametrize("path", ["tf.saved_model", "tf.onnx"])
+def test_the_reproducer_agrees_with_eager_where_the_path_does(path, tmp_path):
+    """conformance triage's repro.py for a TensorFlow path (PathRecord.repro) converts as the path does: on a
+    case that passes, it passes too (nested inputs, and a dict output whose keys a loaded model sorts)."""
+    from conformance.triage import Bucket, signature, write_bucket
+
+    case = Case(_loop_program(), (InputSet("example", 2, 1),))
+    record = check(case, PATHS[path])
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    bucket = Bucket(signature(record), [record], case, record)
+    write_bucket(bucket, tmp_path, verify=True)
+    assert bucket.repro["verified"] is False, bucket.repro.get("output_tail")  # it ran and agreed with eager

@@ -323,12 +323,18 @@ def _saved_model(ctx: ConvertContext):
 _REPRO_SAVED_MODEL = '''
 def convert(model, args, kwargs):
     serve = tf.function(model.__call__)
-    serve.get_concrete_function(*signature(args), **kwargs)  # one per kwargs value the model will serve
+    for name in RUN_ON:  # one concrete function per kwargs value the model will serve
+        serve.get_concrete_function(*signature(args), **load_inputs(os.path.join(HERE, name))[1])
     holder = tf.Module()
     holder.model, holder.serve = model, serve
     path = os.path.join(HERE, "saved_model")
     tf.saved_model.save(holder, path)
-    return tf.saved_model.load(path).serve
+    loaded = tf.saved_model.load(path).serve
+    structure = call(model, args, kwargs)  # a loaded model returns dicts with sorted keys: give eager's order
+
+    def run(*args, **kwargs):
+        return tf.nest.pack_sequence_as(structure, tf.nest.flatten(loaded(*args, **kwargs)))
+    return run
 '''
 
 
