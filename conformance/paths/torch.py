@@ -403,8 +403,9 @@ _ONNX_TUPLE_SHAPES = Limitation(
     "(torch.export itself accepts it)", r"is a <class 'tuple'>, but `dynamic_shapes\[.*\]` is a <class 'list'>",
     outcome=None, versions=">=2.9", reference="found by conformance 2026-11-21 (torch 2.13.0)")
 _ONNX_DICT_FALLBACK = Limitation(
-    "known bug: with a dict input, when torch.export refuses (data-dependent control flow) the exporter's "
-    "fallback capture fails to bind the inputs and reports 'missing a required argument' instead",
+    "known bug: with kwargs empty, a dict that is the last positional input is taken for the keyword "
+    "arguments (the TorchScript exporter's convention), so binding the inputs fails; torch.export accepts "
+    "the same call",
     r"<class 'TypeError'>: missing a required argument: ", outcome=None, versions=">=2.9",
     reference="found by conformance 2026-11-21 (torch 2.13.0)")
 _TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
