@@ -518,7 +518,12 @@ _WHILE_BACKWARD = Limitation(
     "should exist'): `while i < 3 and y.sum() < 3.0: y = F.sigmoid(y)`, then paddle.grad",
     r"The variable middle_\d+ should exist", phase="run", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
-_STATIC_TRAINING = (_EVAL_NO_GRADIENTS, _UNUSED_INPUT_ZERO_GRADIENT, _WHILE_BACKWARD)
+_CSE_UNREGISTERED_OP = Limitation(
+    "known bug: with autograd on, PIR's common-subexpression pass fails on a comparison op of the program "
+    "('pd_op.less_than is not registered in the table'); seen in programs with a break inside a while "
+    "loop (not minimised)", r"pd_op\.\w+ is not registered in the table", phase="run", outcome=None,
+    versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes")
+_STATIC_TRAINING = (_EVAL_NO_GRADIENTS, _UNUSED_INPUT_ZERO_GRADIENT, _WHILE_BACKWARD, _CSE_UNREGISTERED_OP)
 _SAVED = _STATIC + (_UNUSED_INPUT,)  # ... and every path through jit.save
 _ONNX = _SAVED + (_P2O_UNSUPPORTED_OP, _P2O_FULL_MEAN, _P2O_SOFTPLUS, _P2O_WHILE_COND_RANK)
 

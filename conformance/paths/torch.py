@@ -417,6 +417,11 @@ _SCRIPT_DROPS_BATCH_NORM = Limitation(
     "known bug: an unused batch_norm result in train() is dead code to TorchScript's optimised graph (after the "
     "profiling call), so the running statistics stop updating", r"\['buffers'\]", phase="compare", outcome=None,
     versions=">=2.13", reference="cases/torch-script-unused-batch-norm-stops-updating-running-stats.json")
+_AOT_ZERO_GRADIENTS = Limitation(
+    "known bug: AOTAutograd gives a zero gradient where eager gives None, to an input or parameter whose only "
+    "use is an output of a compiled graph that the loss does not use (e.g. `a = x * 2` before a graph break, "
+    "`a.detach()` after it)", r"a gradient where eager has none", phase="compare", outcome=None,
+    versions=">=2.0", reference="https://github.com/pytorch/pytorch/issues/131794")
 #: The modes of a path that autograd differentiates (see conformance.training).
 _AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 
@@ -432,16 +437,20 @@ register(
     PathRecord("torch", "fx", "torch.fx.symbolic_trace (non-tensor arguments as concrete_args)", _fx, _call,
                specializes=frozenset({"kwargs"}), limitations=(_FX_CONTROL_FLOW,), modes=_AUTOGRAD_MODES),
     PathRecord("torch", "compile", "torch.compile(backend='inductor')", _compile("inductor"), _call,
-               repro=_repro_compile("inductor"), modes=_AUTOGRAD_MODES),
+               repro=_repro_compile("inductor"), modes=_AUTOGRAD_MODES,
+               limitations=(_AOT_ZERO_GRADIENTS,)),
     PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')", _compile("aot_eager"), _call,
-               repro=_repro_compile("aot_eager"), modes=_AUTOGRAD_MODES),
+               repro=_repro_compile("aot_eager"), modes=_AUTOGRAD_MODES,
+               limitations=(_AOT_ZERO_GRADIENTS,)),
     PathRecord("torch", "compile_dynamic", "torch.compile(dynamic=True) (inductor, symbolic shapes from the start)",
-               _compile("inductor", dynamic=True), _call, modes=_AUTOGRAD_MODES),
+               _compile("inductor", dynamic=True), _call, modes=_AUTOGRAD_MODES,
+               limitations=(_AOT_ZERO_GRADIENTS,)),
     # On the CPU there are no CUDA graphs to capture: the same code as `compile`, at its cost (seconds per
     # case); named, or on --device cuda, it checks the CUDA-graph trees
     PathRecord("torch", "compile_reduce_overhead", "torch.compile(mode='reduce-overhead') (CUDA graphs on CUDA; "
                "on the CPU the same as compile, so not in default campaigns)",
-               _compile("inductor", mode="reduce-overhead"), _call, modes=_AUTOGRAD_MODES, default=False),
+               _compile("inductor", mode="reduce-overhead"), _call, modes=_AUTOGRAD_MODES, default=False,
+               limitations=(_AOT_ZERO_GRADIENTS,)),
     PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "
                "judged against fp32 eager with the bfloat16 tolerance rule", _autocast(torch.bfloat16), _call,
                precision="bfloat16"),
