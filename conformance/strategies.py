@@ -411,8 +411,9 @@ class _Gen:
         t = scope.env[init].type
         piece = d(st.sampled_from([n for n in self._float_vars(scope) if scope.env[n].type == t]))
         ints = [k for k in self.kwargs if k.type == "int"]
-        count = d(st.sampled_from([k.name for k in ints])) if ints and d(st.booleans()) else d(st.integers(1, 3))
-        most = max((k for k in ints if k.name == count), key=id).choices[-1] if isinstance(count, str) else count
+        # an int kwarg for the count where there is one, more often than not (how a model's depth is set)
+        count = d(st.sampled_from([k.name for k in ints])) if ints and not d(st.booleans()) else d(st.integers(1, 3))
+        most = next(k.choices[-1] for k in ints if k.name == count) if isinstance(count, str) else count
         lo, hi = _join(scope.env[init].iv, scope.env[piece].iv)
         reduce = d(st.sampled_from(["mean", "sum"]))
         size = t.shape[dim] * (1 + most)
@@ -542,7 +543,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
     # users' models mostly use every input; now and then one is unused (a saved static graph drops it)
-    if "unused_input" not in constructs or draw(st.integers(0, 7)) > 0:  # shrinks to the smaller program
+    # (about one program in ten keeps one; it is also what shrinking goes to: the smaller program)
+    if "unused_input" not in constructs or draw(st.integers(0, 31)) > 0:
         body, output = _use_every_input(g, inputs, body, output)
     # now and then forward's first parameter is not called self (Paddle's to_static requires self)
     self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"
