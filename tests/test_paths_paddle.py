@@ -203,6 +203,24 @@ def test_known_bug_a_tensor_break_in_a_python_loop_is_refused_by_ast():
     assert record["outcome"] == "conversion_error" and "while pred" in record["detail"]["known_issue"]
 
 
+def test_known_bug_a_variable_aliased_into_a_while_loop_comes_back_empty():
+    """a = x + x; acc = a; while ... acc.min() < t: acc = concat(acc, y); ...; if acc.max() < u: return a"""
+    from conformance.ir import Return
+
+    body = (Get("v0", "x"), Get("v3", "y"), OpStmt("v1", "add", ("v0", "v0")),
+            Grow("v2", "v1", "v3", 1, "sum", 3, "it0", TensorCond("v2", "amin", "<", 9.5)),
+            If(TensorCond("v2", "amax", "<", 34.0), (Return(OutVar("v1")),)))
+    inputs = (("x", TensorSpec((2, 3))), ("y", TensorSpec((2, 3))))
+    case = _case(_program(body, OutVar("v1"), inputs), other_kwargs=False)
+    assert check(case, PATHS["paddle.to_static_sot"])["outcome"] == "pass"
+    for name in ("to_static", "jit_save"):
+        record = check(case, PATHS[f"paddle.{name}"])  # a silent wrong result: an empty tensor
+        assert record["outcome"] == "mismatch" and "empty tensor" in record["detail"]["known_issue"], name
+        assert "shape [0] != eager [2, 3]" in record["detail"]["message"]
+    record = check(case, PATHS["paddle.inference"])
+    assert record["outcome"] == "runtime_error" and "empty tensor" in record["detail"]["known_issue"]
+
+
 def test_sot_is_not_fooled_by_an_equal_forward_in_another_module():
     """Two programs whose forward compiles to the same bytecode (they differ in a default): SOT's cache
     must not hand the first module's translation to the second (see paths.paddle._clear_sot_cache)."""
