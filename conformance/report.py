@@ -183,7 +183,7 @@ def merge(runs: list[Run]) -> Results:
             total += 1
             key = version_key(r["versions"])
             version_sets[r["framework"]].setdefault(key, r["versions"])
-            merged[(r["case_id"], r["framework"], r["path"], r["device"], key)] = r
+            merged[(r["case_id"], r["framework"], r["path"], r["device"], _mode(r), key)] = r
             origin[id(r)] = run
     return Results(runs, list(merged.values()), total - len(merged),
                    {fw: list(sets.values()) for fw, sets in version_sets.items()}, origin)
@@ -261,12 +261,18 @@ def _op_families() -> dict:
     return {name: rec.family for name, rec in OPS.items()}
 
 
+def _mode(record: dict) -> str:
+    """The runner mode of a record: ``infer`` (outputs), ``grad`` or ``train`` (records before modes: infer)."""
+    return record.get("mode", "infer")
+
+
 def row_key(record: dict) -> tuple:
-    return record["framework"], record["path"], record["device"]
+    """A matrix row: (framework, path, device, mode)."""
+    return record["framework"], record["path"], record["device"], _mode(record)
 
 
 def row_label(key: tuple) -> str:
-    return f"{key[0]}.{key[1]}"
+    return f"{key[0]}.{key[1]}" + (f" ({key[3]})" if key[3] != "infer" else "")
 
 
 def anchor(key: tuple) -> str:
@@ -325,14 +331,15 @@ def _median(values: list) -> Optional[float]:
 def latency(records: list[dict], reference: str = "eager") -> dict[tuple, Latency]:
     """Per row: timings of the records whose converted model ran on every input set (``RAN``)."""
     ran = [r for r in records if r["outcome"] in RAN and r.get("timings", {}).get("run_s") is not None]
-    eager = {(r["case_id"], r["framework"], r["device"]): r["timings"]["run_s"] for r in ran if r["path"] == reference}
+    eager = {(r["case_id"], r["framework"], r["device"], _mode(r)): r["timings"]["run_s"]
+             for r in ran if r["path"] == reference}
     by_row: dict[tuple, list[dict]] = defaultdict(list)
     for r in ran:
         by_row[row_key(r)].append(r)
     out = {}
     for row, rs in by_row.items():
         ratios = [r["timings"]["run_s"] / e for r in rs
-                  if (e := eager.get((r["case_id"], r["framework"], r["device"]))) and e > 0]
+                  if (e := eager.get((r["case_id"], r["framework"], r["device"], _mode(r)))) and e > 0]
         converts = [r["timings"]["convert_s"] for r in rs if r["timings"].get("convert_s") is not None]
         out[row] = Latency(_median(ratios), _median([r["timings"]["run_s"] for r in rs]), _median(converts),
                            len(ratios))

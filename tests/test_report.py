@@ -19,7 +19,7 @@ import pytest
 
 from conformance.ops import OPS
 from conformance.report import (GROUP_OF, GROUPS, Column, ReportError, build_matrix, buckets, latency, load_results,
-                                read_run, trends, write_report)
+                                read_run, row_label, trends, write_report)
 from conformance.runner import OUTCOMES
 
 FAMILIES = list(dict.fromkeys(op.family for op in OPS.values()))
@@ -64,15 +64,15 @@ def test_matrix_rows_and_columns_come_from_the_records():
     assert [r[1] for r in m.rows] == ["eager", "trace", "export", "script"]
     assert [c.heading for c in m.columns] == (["all cases", "if_tensor", "kwargs", "while_tensor"]
                                               + [f"ops: {f}" for f in FAMILIES] + ["ops: other"])
-    trace_if = m.cell(("torch", "trace", "cpu"), Column("construct", "if_tensor"))
+    trace_if = m.cell(("torch", "trace", "cpu", "infer"), Column("construct", "if_tensor"))
     assert trace_if.total == 1 and trace_if.counts["expected"] == 1 and trace_if.pass_rate == 0.0
-    export = m.cell(("torch", "export", "cpu"), Column("all", "all"))
+    export = m.cell(("torch", "export", "cpu", "infer"), Column("all", "all"))
     assert (export.total, export.judged, export.counts["pass"]) == (2, 1, 0)  # discarded is not judged, no pass
     assert export.status == "unsupported"
-    assert m.cell(("torch", "script", "cpu"), Column("all", "all")).status == "mismatch"
-    assert m.cell(("torch", "trace", "cpu"), Column("construct", "while_tensor")).status == "pass"
-    assert m.cell(("torch", "eager", "cpu"), Column("family", "other")).total == 1
-    assert m.cell(("torch", "eager", "cpu"), Column("family", "linalg")).status == "empty"
+    assert m.cell(("torch", "script", "cpu", "infer"), Column("all", "all")).status == "mismatch"
+    assert m.cell(("torch", "trace", "cpu", "infer"), Column("construct", "while_tensor")).status == "pass"
+    assert m.cell(("torch", "eager", "cpu", "infer"), Column("family", "other")).total == 1
+    assert m.cell(("torch", "eager", "cpu", "infer"), Column("family", "linalg")).status == "empty"
 
 
 def test_latency_is_the_median_of_per_case_ratios_to_eager():
@@ -80,10 +80,10 @@ def test_latency_is_the_median_of_per_case_ratios_to_eager():
                rec("a", "script", run_s=0.003, convert_s=0.1), rec("b", "script", run_s=0.002, convert_s=0.3),
                rec("c", "script", "mismatch", run_s=0.040, convert_s=0.2),
                rec("d", "script", "conversion_error", run_s=None, convert_s=9.0)]
-    lat = latency(records)[("torch", "script", "cpu")]
+    lat = latency(records)[("torch", "script", "cpu", "infer")]
     assert lat.vs_eager == pytest.approx(3.0)  # ratios 3, 1, 10; the ratio of medians would be 1.5
     assert lat.cases == 3 and lat.convert_s == pytest.approx(0.2)  # the failed conversion is not timed
-    assert latency(records)[("torch", "eager", "cpu")].vs_eager == pytest.approx(1.0)
+    assert latency(records)[("torch", "eager", "cpu", "infer")].vs_eager == pytest.approx(1.0)
 
 
 def test_shards_merge_and_two_versions_make_a_trend_of_two_points(tmp_path):
@@ -100,7 +100,7 @@ def test_shards_merge_and_two_versions_make_a_trend_of_two_points(tmp_path):
     assert {r["versions"]["torch"] for r in results.latest()} == {"2.13.0"} and len(results.latest()) == 4
     (trend,) = trends(results)
     assert trend.labels == ["torch 2.12.0", "torch 2.13.0"]
-    assert [t.pass_rate for t in trend.paths[("torch", "trace", "cpu")]] == [0.0, 1.0]
+    assert [t.pass_rate for t in trend.paths[("torch", "trace", "cpu", "infer")]] == [0.0, 1.0]
 
 
 def test_a_record_without_its_framework_version_takes_its_runs(tmp_path):
@@ -131,7 +131,7 @@ def test_failures_group_into_buckets_and_link_to_triage(tmp_path):
     (triage / "bucket-1" / "repro.py").write_text("print('repro')\n")
     from conformance.report import read_triage
 
-    found = buckets(records, read_triage(triage))[("torch", "trace", "cpu")]
+    found = buckets(records, read_triage(triage))[("torch", "trace", "cpu", "infer")]
     assert [(b.outcome, len(b.records)) for b in found] == [("mismatch", 2), ("conversion_error", 1)]
     assert found[0].title == "<n> of <n> values differ; worst at (<n>, <n>)"  # triage's failure key
     assert found[1].triage is not None and found[1].triage.files == ["repro.py"]
@@ -417,3 +417,13 @@ def test_dashboard_in_headless_chromium(tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") >= 1000  # width in pixels
     print(f"dashboard of {len(load_results(runs).records)} records: {files['html'].stat().st_size / 2**20:.2f} MiB, "
           f"loaded in {shape['load_ms']:.0f} ms; screenshot {tmp_path / 'dashboard.png'}")
+
+
+def test_grad_and_train_records_are_rows_of_their_own():
+    """A campaign's --mode grad records of the same case and path do not collapse onto its infer ones."""
+    infer = rec("a", "script")
+    grad = dict(rec("a", "script", "mismatch"), mode="grad")
+    m = build_matrix([infer, grad])
+    assert m.rows == [("torch", "script", "cpu", "infer"), ("torch", "script", "cpu", "grad")]
+    assert [row_label(r) for r in m.rows] == ["torch.script", "torch.script (grad)"]
+    assert m.cell(("torch", "script", "cpu", "grad"), Column("all", "all")).status == "mismatch"
