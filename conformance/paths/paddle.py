@@ -317,9 +317,7 @@ class Paddle2OnnxServer:
         """(status: 0, an exit status, or minus the signal that ended the server; what it printed).
         What it printed also goes to this process's fd 1, where the runner captures framework output."""
         if self.proc is None or self.proc.poll() is not None:
-            self.startup_log = tempfile.mkstemp(prefix="paddle2onnx-server-", suffix=".log")[1]
-            self.proc = subprocess.Popen([sys.executable, "-m", "conformance.paths.paddle2onnx_server",
-                                          self.startup_log], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.start()
         fd, log_path = tempfile.mkstemp(prefix="paddle2onnx-", suffix=".log")
         os.close(fd)
         try:
@@ -329,28 +327,39 @@ class Paddle2OnnxServer:
             reply = self.proc.stdout.readline()
         except BrokenPipeError:
             reply = ""
+        with open(log_path, errors="replace") as f:
+            log = f.read()
+        os.unlink(log_path)
         if reply:
             status = json.loads(reply)["status"]
         else:  # the export (or the server's start) ended the process
             status = self.proc.wait()
-            self.proc = None
-        with open(log_path, errors="replace") as f:
-            log = f.read()
-        os.unlink(log_path)
-        if not reply:
             with open(self.startup_log, errors="replace") as f:
                 log = f.read()[-2000:] + log
+            self.close()
+            if status < 0:  # an abort or a crash: its successor imports paddle2onnx while other paths run
+                self.start()
         log = _ANSI.sub("", log)
         os.write(1, log.encode())
         return status, log
 
+    def start(self) -> None:
+        """Start a server (it imports paddle2onnx in the background; requests wait for it)."""
+        self.startup_log = tempfile.mkstemp(prefix="paddle2onnx-server-", suffix=".log")[1]
+        self.proc = subprocess.Popen([sys.executable, "-m", "conformance.paths.paddle2onnx_server", self.startup_log],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
     def close(self) -> None:
         """End the server (the next export starts a new one, e.g. with another environment)."""
         if self.proc is not None:
-            self.proc.stdin.close()
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:  # it has ended already
+                pass
             self.proc.wait()
             self.proc.stdout.close()
             self.proc = None
+            os.unlink(self.startup_log)
 
 
 PADDLE2ONNX = Paddle2OnnxServer()
