@@ -6,13 +6,14 @@ SavedModel that reuses the first traced kwargs value, an XLA result off by 1e-4 
 model whose loops run one iteration short. None is selected by default.
 """
 
+import conformance.paths.tf as tfpaths  # first: it loads what must come before tensorflow (see there)
+
 import numpy as np
 import onnx
 import onnxruntime as ort
 import tensorflow as tf
 from onnx import TensorProto, helper
 
-import conformance.paths.tf as tfpaths
 from conformance.case import flatten
 from conformance.paths import PathRecord, register
 

@@ -19,13 +19,33 @@ size within the signature never does.
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
-from dataclasses import replace
 import os
+import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # C++ INFO and WARNING lines would crowd the captured output
+
+
+def _load_paddle_first() -> None:
+    """paddle 3.3 segfaults importing its core once TensorFlow's libraries are loaded in the process. Where
+    paddle is installed and TensorFlow is not imported yet, load paddle's adapter first, so both frameworks
+    can be checked in one process (the pytest suite, ``--frameworks tf,paddle``); it costs about 2 s and
+    250 MB. (Where TensorFlow came first, paddle cannot be loaded in that process.)"""
+    from . import FRAMEWORK_MODULES
+
+    if "tensorflow" in sys.modules or importlib.util.find_spec("paddle") is None:
+        return
+    try:
+        importlib.import_module(FRAMEWORK_MODULES["paddle"])
+    except Exception:  # noqa: BLE001 - a broken paddle install must not break TensorFlow
+        pass
+
+
+_load_paddle_first()
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
