@@ -46,7 +46,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _error_text(e: BaseException) -> str:
-    return _ANSI.sub("", f"{type(e).__name__}: {e}")
+    """``Type: message``; a bare exception (an ``assert`` deep in a framework) says where it was raised."""
+    text = f"{type(e).__name__}: {e}"
+    if not str(e) and e.__traceback__ is not None:
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        text += f"(raised at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}: {frame.line})"
+    return _ANSI.sub("", text)
 
 
 @contextlib.contextmanager

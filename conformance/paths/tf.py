@@ -478,6 +478,11 @@ _XLA_COND_LOG_SOFTMAX_GRADIENT = Limitation(
     "`return tf.nn.log_softmax(x, axis=0)` ('0 is duplicated in the input'; axis=-1 works)",
     r"\d+ is duplicated in the input", phase="run", outcome=None, versions=">=2.0",
     reference="found by conformance 2026-11-21 (tensorflow 2.21.0), grad mode")
+_XLA_COND_GRADIENT_GRAPH = Limitation(
+    "known bug: differentiating a tf.cond with an early return under jit_compile trips an internal assertion "
+    "of cond_v2's gradient (`assert t.graph == cond_graph` in _resolve_grad_inputs), a bare AssertionError",
+    r"AssertionError: \(raised at cond_v2\.py:\d+ in _resolve_grad_inputs", phase="run", outcome=None,
+    versions=">=2.0", reference="found by conformance 2026-11-21 (tensorflow 2.21.0), grad mode")
 _XLA_WHILE_GRADIENT = Limitation(
     "XLA differentiates a while loop only with maximum_iterations set; AutoGraph's `while` on a tensor "
     "condition has none (TensorFlow's documented requirement, named in the error)",
@@ -493,7 +498,7 @@ register(
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {_BOUND_NOTE}",
                _function(True), _run, limitations=_RETRACED_LIMITATIONS + (
                    _XLA_LOOP_SHAPES, replace(_XLA_LOOP_SHAPES, phase="run"), _GRAPH_ZERO_GRADIENT, _XLA_WHILE_GRADIENT,
-                   _XLA_COND_LOG_SOFTMAX_GRADIENT),
+                   _XLA_COND_LOG_SOFTMAX_GRADIENT, _XLA_COND_GRADIENT_GRAPH),
                counters=_counters, repro=_REPRO_TRACED.format(jit=True), modes=_AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", _saved_model, _run, limitations=_TRACED_LIMITATIONS, counters=_counters,
