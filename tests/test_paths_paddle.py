@@ -180,6 +180,16 @@ def test_known_bug_predictor_cannot_run_a_model_returning_its_input():
     assert record["outcome"] == "runtime_error" and "shadow output" in record["detail"]["known_issue"]
 
 
+def test_known_bug_predictor_cannot_reorder_a_branch_result_and_its_view():
+    body = (Get("v0", "x"), OpStmt("v1", "add", ("v0", "v0")),
+            If(TensorCond("v0", "amin", "<", 1.5), (), (OpStmt("v1", "neg", ("v1",)),)),
+            OpStmt("v2", "unsqueeze", ("v1",), (("dim", 1),)))
+    case = _case(_program(body, OutSeq("tuple", (OutVar("v1"), OutVar("v2")))), other_kwargs=False)
+    assert check(case, PATHS["paddle.jit_save"])["outcome"] == "pass"
+    record = check(case, PATHS["paddle.inference"])
+    assert record["outcome"] == "runtime_error" and "reorder primitive" in record["detail"]["known_issue"]
+
+
 @pytest.mark.parametrize("cond, bug", [
     (TensorCond("v0", "mean", ">", 0.0), "mean over all elements"),  # x.mean() aborts paddle2onnx
     (TensorCond("v0", "sum", ">", 0.0), None),

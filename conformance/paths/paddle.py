@@ -492,6 +492,11 @@ _ALIAS_LOOP_EMPTY_OUTPUT = Limitation(
 _ALIAS_LOOP_NO_MEMORY = Limitation(
     _ALIAS_LOOP_EARLY_RETURN, r"Tensor holds no memory", phase="run", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+_PREDICTOR_REORDER = Limitation(
+    "known bug: a Paddle Inference predictor (CPU, oneDNN) cannot run `y = x + x; if x.min() < 1.5: pass; "
+    "else: y = -y; return y, paddle.unsqueeze(y, 1)`: 'could not create a primitive descriptor for a reorder "
+    "primitive'; paddle.jit.load runs it", r"could not create a primitive descriptor for a reorder primitive",
+    phase="run", outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 _P2O_UNSUPPORTED_OP = Limitation(
     "paddle2onnx has no converter for some Paddle operators (pd_op.amax, pd_op.amin among this suite's ops): "
     "it aborts the process without naming them", r"Due to the unsupported operators, the conversion is aborted",
@@ -559,7 +564,7 @@ register(
                + _SAVE_NOTE, _jit_load, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED,
                repro=_REPRO_JIT_LOAD),
     PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model " + _SAVE_NOTE,
-               _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY),
+               _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY, _PREDICTOR_REORDER),
                repro=_REPRO_INFERENCE),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on onnxruntime "
                + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_ONNX,
