@@ -96,7 +96,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 
 
 def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str],
-                 memory_gb: Optional[float], mode: str = "infer") -> None:
+                 memory_gb: Optional[float]) -> None:
     if memory_gb:  # an allocation past this fails (MemoryError) instead of taking the machine down
         import resource
 
@@ -112,7 +112,7 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
     import importlib
 
     from .paths import PATHS, select_paths
-    from .runner import run_case
+    from .runner import run_case, split_task_key
 
     for module in modules:
         importlib.import_module(module)
@@ -126,10 +126,10 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
             return
         if msg is None:
             return
-        case_dict, wanted = msg
+        case_dict, wanted = msg  # wanted: task keys (runner.task_key), in order
         case = Case.from_dict(case_dict)
-        paths = [PATHS[p] for p in path_ids if p in wanted]
-        for record in run_case(case, paths, device, on_path_start=lambda pid: conn.send(("start", pid)), mode=mode):
+        tasks = [(PATHS[p], mode) for p, mode in map(split_task_key, wanted)]
+        for record in run_case(case, tasks, device, on_path_start=lambda key: conn.send(("start", key))):
             conn.send(("record", record))
         conn.send(("done", None))
 
@@ -145,7 +145,7 @@ class WorkerStartError(RuntimeError):
 class _Job:
     index: int
     case: Case
-    remaining: list[str]
+    remaining: list[str]  # task keys (runner.task_key) not recorded yet
     current: Optional[str] = None
     started: Optional[float] = None  # when the clock of the path in flight started (None: not sent yet)
 
@@ -176,16 +176,17 @@ class CampaignOptions:
     memory_gb: Optional[float] = None  # address-space limit of each worker process
     resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
     database: Optional[str] = None  # a shared findings database (conformance.shared): replayed first, fed
-    mode: str = "infer"  # what is compared with eager (conformance.paths.MODES)
+    modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
 
 
 class ResumeError(RuntimeError):
     """The results being resumed were made by a campaign with other options (another seed...)."""
 
 
-def recorded(results: Path, mode: str = "infer") -> dict:
-    """``{index: (case_id, {path ids})}`` of a results.jsonl; drops a last line cut short by a kill.
-    Raises :class:`ResumeError` if the records were made in another ``mode``."""
+def recorded(results: Path) -> dict:
+    """``{index: (case_id, {task keys})}`` of a results.jsonl; drops a last line cut short by a kill."""
+    from .runner import task_key
+
     done: dict = {}
     if not results.exists():
         return done
@@ -196,11 +197,8 @@ def recorded(results: Path, mode: str = "infer") -> dict:
     for line in data.decode().splitlines():
         if line.strip():
             r = json.loads(line)
-            if r.get("mode", "infer") != mode:
-                raise ResumeError(f"{results} holds {r.get('mode', 'infer')}-mode records: resume it with "
-                                  f"--mode {r.get('mode', 'infer')}, not {mode}")
-            case_id, paths = done.setdefault(r["index"], (r["case_id"], set()))
-            paths.add(f"{r['framework']}.{r['path']}")
+            case_id, keys = done.setdefault(r["index"], (r["case_id"], set()))
+            keys.add(task_key(f"{r['framework']}.{r['path']}", r.get("mode", "infer")))
     return done
 
 
@@ -224,8 +222,7 @@ class Campaign:
         log = self.o.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
         log.parent.mkdir(parents=True, exist_ok=True)
         proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
-                                                           str(log), list(self.o.modules), self.o.memory_gb,
-                                                           self.o.mode),
+                                                           str(log), list(self.o.modules), self.o.memory_gb),
                                 daemon=True)
         proc.start()
         child.close()
@@ -238,6 +235,8 @@ class Campaign:
 
     def _receive(self, w: _Worker, write) -> None:
         """Take every message the worker has sent (raises EOFError/OSError once it is gone)."""
+        from .runner import task_key
+
         while w.conn.poll():
             kind, payload = w.conn.recv()
             now = time.monotonic()
@@ -249,7 +248,8 @@ class Campaign:
                 w.job.current, w.job.started = payload, now
             elif kind == "record":
                 write(w.job.index, payload)
-                w.job.remaining = [p for p in w.job.remaining if p != f"{payload['framework']}.{payload['path']}"]
+                key = task_key(f"{payload['framework']}.{payload['path']}", payload["mode"])
+                w.job.remaining = [k for k in w.job.remaining if k != key]
                 w.job.current, w.job.started = None, now
             else:  # done
                 w.job = None
@@ -258,8 +258,8 @@ class Campaign:
     def _lost(self, slot: int, outcome: str, why: str, write) -> None:
         """The worker in ``slot`` died or hung: record it, replace the worker, resume the case.
 
-        What was in flight decides the record: a path gets ``outcome``; the eager reference of a
-        framework (``prepare:<framework>``) takes all that framework's remaining paths with it; a
+        What was in flight decides the record: a task (a path in a mode) gets ``outcome``; the eager
+        reference of a framework (``prepare:<framework>``) takes all that framework's remaining tasks with it; a
         worker that never became ready, or had not been sent its case yet, records nothing.
         """
         w = self.workers[slot]
@@ -301,7 +301,7 @@ class Campaign:
 
     def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, w: _Worker, write) -> None:
         from .paths import PATHS, load_framework
-        from .runner import base_record, finish
+        from .runner import base_record, finish, split_task_key
 
         code = w.proc.exitcode
         if code is not None and code < 0:
@@ -312,9 +312,10 @@ class Campaign:
         elif code is not None and outcome == "crash":
             why += f" (exit code {code})"
         tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
-        for pid in lost:
+        for key in lost:
+            pid, mode = split_task_key(key)
             path = PATHS[pid]
-            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions(), self.o.mode)
+            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions(), mode)
             rec["detail"]["stderr_tail"] = tail
             write(job.index, finish(rec, outcome, why))
         job.remaining = [p for p in job.remaining if p not in lost]
@@ -322,8 +323,10 @@ class Campaign:
     def run(self) -> dict:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
-        done = recorded(o.out / "results.jsonl", o.mode) if o.resume else {}
-        path_ids = [p.id for p in o.paths]
+        done = recorded(o.out / "results.jsonl") if o.resume else {}
+        from .runner import task_key, tasks_of
+
+        keys = [task_key(p.id, mode) for p, mode in tasks_of(o.paths, o.modes)]
         db = None
         replays: list[_Job] = []
         if o.database:
@@ -331,7 +334,7 @@ class Campaign:
             from .shared import findings, open_database
 
             db = open_database(o.database)
-            replays = _replay_jobs(findings(db), path_ids, done)
+            replays = _replay_jobs(findings(db), keys, done)
         results = (o.out / "results.jsonl").open("a" if o.resume else "w")
 
         def write(index: int, record: dict) -> None:
@@ -359,7 +362,7 @@ class Campaign:
                 if case_id != case.id:
                     raise ResumeError(f"case {index} in {o.out / 'results.jsonl'} is {case_id}, this campaign's is "
                                       f"{case.id}: resume with the seed and options that made those results")
-                remaining = [p for p in path_ids if p not in have]
+                remaining = [k for k in keys if k not in have]
                 if remaining:
                     return _Job(index, case, remaining)
             return None
@@ -412,20 +415,23 @@ class Campaign:
         return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
 
 
-def _replay_jobs(found, path_ids: list[str], done: dict) -> list[_Job]:
-    """Jobs replaying shared findings on this campaign's paths: one per case, numbered -1, -2 ...; with
-    ``--resume``, what an earlier run of this campaign already replayed (same case id) is skipped."""
+def _replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
+    """Jobs replaying shared findings on this campaign's tasks (paths in modes): one per case, numbered
+    -1, -2 ...; with ``--resume``, what an earlier run of this campaign already replayed (same case id) is
+    skipped."""
+    from .runner import task_key
+
     by_case: dict[str, tuple] = {}
-    for case, path, _ in found:
-        if path in path_ids:
-            by_case.setdefault(case.id, (case, []))[1].append(path)
+    for case, path, mode, _ in found:
+        if task_key(path, mode) in keys:
+            by_case.setdefault(case.id, (case, []))[1].append(task_key(path, mode))
     replayed: dict[str, set] = {}
     for index, (case_id, paths) in done.items():
         if index < 0:
             replayed.setdefault(case_id, set()).update(paths)
     jobs = []
     for k, (case_id, (case, paths)) in enumerate(by_case.items()):
-        remaining = [p for p in path_ids if p in paths and p not in replayed.get(case_id, set())]
+        remaining = [k for k in keys if k in paths and k not in replayed.get(case_id, set())]
         if remaining:
             jobs.append(_Job(-(k + 1), case, remaining))
     return jobs
@@ -442,7 +448,7 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
     for fw in sorted({p.framework for p in options.paths}):
         versions.update(load_framework(fw).versions())
     return {
-        "seed": options.seed, "budget_s": options.budget, "device": options.device, "mode": options.mode,
+        "seed": options.seed, "budget_s": options.budget, "device": options.device, "modes": list(options.modes),
         "workers": options.workers,
         "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
         "database": _redacted(options.database),

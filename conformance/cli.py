@@ -1,7 +1,7 @@
 """The ``conformance`` command line.
 
     conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
-    conformance fuzz --mode train --frameworks torch      # gradients (grad) or optimizer steps (train)
+    conformance fuzz --mode infer --frameworks torch      # outputs only (default: infer,grad,train)
     conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
     conformance summary reports/latest/results.jsonl
     conformance triage reports/latest --out reports/triage [--save cases/]   # buckets, minimal cases, repro.py
@@ -20,6 +20,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from .paths import MODES
 from .runner import FINDINGS, OUTCOMES
 
 
@@ -113,19 +114,19 @@ def cmd_fuzz(args) -> int:
         return 2
     out = Path(args.out)
     generator = {"max_statements": args.max_statements}
-    if args.mode != "infer":  # dropout, batch norm, detach and train()/eval() as generated choices
+    if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
         from .strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
         generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=out,
-                           generator=generator, modules=_split(args.load), mode=args.mode,
+                           generator=generator, modules=_split(args.load), modes=tuple(args.mode),
                            shard=_shard(args.shard), resume=args.resume, database=args.database,
                            memory_gb=_default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit)
     records: list[dict] = []
     started = time.time()
     console.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
-                  f"{args.device}, mode {args.mode}: {', '.join(p.id for p in paths)}")
+                  f"{args.device}, modes {', '.join(args.mode)}: {', '.join(p.id for p in paths)}")
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn(),
@@ -154,6 +155,16 @@ def cmd_fuzz(args) -> int:
                   f"results in {out / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(_split(args.fail_on))
     return 1 if any(r["outcome"] in fail_on for r in records) else 0
+
+
+def _modes(text: str) -> list[str]:
+    """``--mode``'s comma-separated modes, in the order of MODES."""
+    wanted = set(_split([text]))
+    unknown = wanted - set(MODES)
+    if unknown or not wanted:
+        raise argparse.ArgumentTypeError(f"unknown mode {', '.join(sorted(unknown)) or '(none)'}; "
+                                         f"known: {', '.join(MODES)}")
+    return [m for m in MODES if m in wanted]
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -211,13 +222,14 @@ def _available_paths(console, args):
     except UnknownPathError as e:
         raise SystemExit(f"conformance: {e}")
     kept = []
-    mode = getattr(args, "mode", "infer")
+    modes = getattr(args, "mode", ["infer"])
     for p in paths:
         missing = missing_requirements(p)
         if missing:
             console.print(f"[yellow]skipping {p.id}: needs {', '.join(missing)}[/]")
-        elif mode not in p.modes:
-            console.print(f"[yellow]skipping {p.id}: it has no {mode} mode (modes: {', '.join(sorted(p.modes))})[/]")
+        elif not set(modes) & p.modes:
+            console.print(f"[yellow]skipping {p.id}: it has no {' or '.join(modes)} mode "
+                          f"(modes: {', '.join(sorted(p.modes))})[/]")
         elif args.device not in p.devices:
             console.print(f"[yellow]skipping {p.id}: it runs on {', '.join(p.devices)} only[/]")
         else:
@@ -253,7 +265,7 @@ def _load_cases(file: Path, case_id, index):
 
 
 def cmd_replay(args) -> int:
-    from .runner import run_case
+    from .runner import run_case, tasks_of
 
     console = _console()
     from .corpus import is_model_file, replay_model_file
@@ -266,7 +278,7 @@ def cmd_replay(args) -> int:
     paths = _available_paths(console, args)
     records = []
     for case in cases:
-        for r in run_case(case, paths, args.device, mode=args.mode):
+        for r in run_case(case, tasks_of(paths, args.mode), args.device):
             records.append(r)
             msg = (r["detail"].get("message") or "").strip().splitlines()
             console.print(f"{r['case_id']}  {r['framework']}.{r['path']:<18} {r['outcome']:<20} "
@@ -455,17 +467,18 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="conformance", description="Conversion parity checking for DL frameworks.")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    def common(p):
+    def common(p, default_modes=("infer",)):
         p.add_argument("--frameworks", action="append", help="frameworks, comma separated (default: torch)")
         p.add_argument("--paths", action="append", help="paths, e.g. script,trace or torch.compile (default: all)")
         p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
         p.add_argument("--load", action="append", help="import this module first (it may register more paths)")
-        p.add_argument("--mode", default="infer", choices=("infer", "grad", "train"),
-                       help="what to compare with eager: outputs (infer, default), outputs and gradients of a "
-                            "loss (grad), or losses, parameters and buffers after SGD and Adam steps (train)")
+        p.add_argument("--mode", type=_modes, default=list(default_modes),
+                       help="what to compare with eager, comma separated: outputs (infer), outputs and gradients "
+                            "of a loss (grad), losses, parameters and buffers after SGD and Adam steps (train); "
+                            f"each path runs in the modes it has (default: {','.join(default_modes)})")
 
     f = sub.add_parser("fuzz", help="run a campaign of generated cases")
-    common(f)
+    common(f, MODES)
     f.add_argument("--budget", type=float, default=120.0, help="seconds to keep generating cases (default 120)")
     f.add_argument("--seed", type=int, default=0, help="campaign seed: same seed, same cases")
     f.add_argument("--max-cases", type=int, help="stop after this many cases")

@@ -511,29 +511,48 @@ def finish(record: dict, outcome: str, message: str) -> dict:
     return record
 
 
-def run_case(case: Case, paths: list[PathRecord], device: str = "cpu",
-             on_path_start=None, mode: str = "infer") -> Iterator[dict]:
-    """Yield one record per path. ``on_path_start(what)`` is called before each framework's eager
-    reference runs (``"prepare:<framework>"``) and before each path (its id). ``mode``: see :class:`Mode`."""
-    by_fw: dict[str, list[PathRecord]] = {}
-    for p in paths:
-        by_fw.setdefault(p.framework, []).append(p)
-    for fw_name, fw_paths in by_fw.items():
+def task_key(path_id: str, mode: str) -> str:
+    """The name of running path ``path_id`` in ``mode``: ``"torch.script@grad"`` (what campaigns track and
+    resume by, and what ``run_case``'s ``on_path_start`` is given)."""
+    return f"{path_id}@{mode}"
+
+
+def split_task_key(key: str) -> tuple[str, str]:
+    """``(path id, mode)`` of a :func:`task_key`."""
+    path_id, _, mode = key.partition("@")
+    return path_id, mode or "infer"
+
+
+def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu",
+             on_path_start=None) -> Iterator[dict]:
+    """Yield one record per task, a ``(path, mode)`` pair (see :class:`Mode`). Each framework's eager
+    reference is prepared once for all its tasks. ``on_path_start(what)`` is called before each
+    framework's eager reference runs (``"prepare:<framework>"``) and before each task (its
+    :func:`task_key`)."""
+    by_fw: dict[str, list[tuple[PathRecord, str]]] = {}
+    for p, mode in tasks:
+        by_fw.setdefault(p.framework, []).append((p, mode))
+    for fw_name, fw_tasks in by_fw.items():
         if on_path_start:
             on_path_start(f"prepare:{fw_name}")
         try:
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
-            for p in fw_paths:
+            for p, mode in fw_tasks:
                 rec = base_record(case, p, device, {}, mode)
                 rec["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
                 yield finish(rec, "runtime_error", f"eager reference failed: {_short(_error_text(e))}")
             continue
         versions = prep.framework.versions()
-        for p in fw_paths:
+        for p, mode in fw_tasks:
             if on_path_start:
-                on_path_start(p.id)
+                on_path_start(task_key(p.id, mode))
             yield run_path(case, prep, p, device, versions, mode)
+
+
+def tasks_of(paths: list[PathRecord], modes) -> list[tuple[PathRecord, str]]:
+    """Every ``(path, mode)`` pair of ``paths`` in ``modes`` that the path supports, mode by mode."""
+    return [(p, m) for m in modes for p in paths if m in p.modes]
 
 
 #: Callables given every record :func:`check` returns (the pytest plugin's ``--conformance-results``

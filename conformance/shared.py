@@ -56,15 +56,15 @@ def open_database(url: str):
 
 
 def publish(db, record: dict) -> None:
-    """Save the finding ``record`` (its case and path) so every machine replays it first."""
+    """Save the finding ``record`` (its case, path and mode) so every machine replays it first."""
     entry = {"case": record["case"], "path": f"{record['framework']}.{record['path']}",
-             "outcome": record["outcome"], "versions": record.get("versions", {})}
+             "mode": record.get("mode", "infer"), "outcome": record["outcome"], "versions": record.get("versions", {})}
     db.save(FINDINGS_KEY, json.dumps(entry, sort_keys=True).encode())
 
 
 def findings(db) -> Iterator[tuple]:
-    """``(case, path id, outcome)`` of every finding in the database, in a stable order (by case id);
-    entries that are not valid findings (another tool's, a newer format) are skipped."""
+    """``(case, path id, mode, outcome)`` of every finding in the database, in a stable order (by case
+    id); entries that are not valid findings (another tool's, a newer format) are skipped."""
     from .case import Case
     from .ir import ProgramError
 
@@ -72,7 +72,8 @@ def findings(db) -> Iterator[tuple]:
     for value in db.fetch(FINDINGS_KEY):
         try:
             entry = json.loads(value)
-            out.append((Case.from_dict(entry["case"]), entry["path"], entry.get("outcome", "")))
+            out.append((Case.from_dict(entry["case"]), entry["path"], entry.get("mode", "infer"),
+                        entry.get("outcome", "")))
         except (ValueError, KeyError, TypeError, ProgramError):
             continue
-    yield from sorted(out, key=lambda f: (f[0].id, f[1]))
+    yield from sorted(out, key=lambda f: (f[0].id, f[1], f[2]))

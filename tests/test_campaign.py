@@ -120,7 +120,7 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
 
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "conformance", "fuzz", "--seed", "4", "--max-cases", "40", "--budget", "600",
-           "--workers", "1", "--paths", "script", "--out", str(out)]
+           "--workers", "1", "--paths", "script", "--mode", "infer,grad", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     results = out / "results.jsonl"
     deadline = time.monotonic() + 240
@@ -129,16 +129,19 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     os.killpg(proc.pid, signal.SIGKILL)  # the parent and its worker, mid-campaign
     proc.wait()
     before = _records(results)
-    assert 3 <= len(before) < 80
+    assert 3 <= len(before) < 160
     with results.open("a") as f:
         f.write('{"schema": 1, "case_id": "cut sho')  # a write the kill interrupted
     done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     after = _records(results)
-    pairs = [(r["index"], r["path"]) for r in after]
-    assert sorted(pairs) == sorted({(i, p) for i in range(40) for p in ("eager", "script")})  # each once
+    runs = [(r["index"], r["path"], r["mode"]) for r in after]
+    assert sorted(runs) == sorted({(i, p, m) for i in range(40) for p in ("eager", "script")
+                                   for m in ("infer", "grad")})  # each once
     assert after[:len(before)] == before  # what was there is kept as it was
-    ids = [c.id for c in itertools.islice(generate_cases(4), 40)]
+    from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+
+    ids = [c.id for c in itertools.islice(generate_cases(4, constructs=CONSTRUCTS + TRAIN_CONSTRUCTS), 40)]
     assert all(r["case_id"] == ids[r["index"]] for r in after)
 
 

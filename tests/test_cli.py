@@ -30,14 +30,17 @@ def campaign(tmp_path_factory):
 def test_fuzz_writes_records_manifest_and_summary(campaign):
     out, proc = campaign
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert len(records) == 4 * 3  # eager is always included as the reference
+    # eager is always included as the reference; each path runs in every mode it has (trace has no train mode)
+    runs = sorted((r["path"], r["mode"]) for r in records)
+    assert runs == sorted(4 * [(p, m) for p in ("eager", "script", "trace") for m in ("infer", "grad", "train")
+                               if (p, m) != ("trace", "train")])
     assert all(REQUIRED <= r.keys() for r in records)
-    assert {r["path"] for r in records} == {"eager", "script", "trace"}
     assert all(r["versions"]["torch"] for r in records)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 5 and manifest["cases"] == 4 and "torch" in manifest["versions"]
     assert "torch.script" in proc.stdout and "conformance results per path" in proc.stdout
-    assert "| torch.script | cpu | 4 |" in (out / "summary.md").read_text()
+    summary = (out / "summary.md").read_text()
+    assert "| torch.script | cpu | 4 |" in summary and "| torch.script (train) | cpu | 4 |" in summary
 
 
 def test_replay_reruns_a_saved_case(campaign):
