@@ -1,6 +1,6 @@
 """TensorFlow conversion paths: eager (the reference), ``tf.function`` (AutoGraph) with the input
-signature, ``tf.function(jit_compile=True)`` (XLA), a SavedModel round trip, and tf2onnx run on
-onnxruntime.
+signature, ``tf.function(jit_compile=True)`` (XLA), a SavedModel round trip, tf2onnx run on
+onnxruntime, and a TensorFlow 1 graph run in a ``tf.compat.v1.Session`` (the static-graph baseline).
 
 Every traced path is given the ``input_signature`` a user writes by hand for the model
 (:func:`input_signature`): nested lists, tuples and dicts of ``tf.TensorSpec``, ``None`` for the
@@ -11,6 +11,10 @@ traced function, and each must give the eager answer. The SavedModel keeps one c
 kwargs value of the case and the loaded model must dispatch each call to the right one; the ONNX
 graph is exported for the example's kwargs (``specializes={"kwargs"}``).
 
+The TF1 graph is not traced from the model: it is the same program written as TF1 users wrote models by hand,
+the rendered module's ``build_graph`` (see :mod:`conformance.render`), called on ``tf.compat.v1.placeholder``s
+with ``None`` for the dynamic dims; its kwargs are fixed when the graph is built (``specializes={"kwargs"}``).
+
 How often each ``tf.function`` traced is recorded in ``detail.counters`` (after conversion) and
 ``detail.inputs[].counters`` (after each input set): a new kwargs value traces once more, a new batch
 size within the signature never does.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import os
 import sys
@@ -410,6 +415,82 @@ def convert(model, args, kwargs):
 '''
 
 
+# ------------------------------------------------------------------ TF1 graph in a Session
+
+
+def _placeholders(signature: list) -> list:
+    """``tf.compat.v1.placeholder``s nested as the input signature is (in the default graph)."""
+    return tf.nest.map_structure(lambda spec: tf.compat.v1.placeholder(spec.dtype, spec.shape, name=spec.name),
+                                 signature)
+
+
+class Session:
+    """The model as a TensorFlow 1 graph, run in a ``tf.compat.v1.Session``.
+
+    The graph is what ``build_graph(model, *inputs, **kwargs)`` of the model's module builds (the TF1 port of
+    the model that conformance renders beside ``Model``): it is called in a fresh ``tf.Graph`` on placeholders
+    with ``None`` for the dynamic dims, with a new ``Model`` made in that graph, and with TF1's control flow
+    (``tf.compat.v1.disable_control_flow_v2`` while it builds: ``Switch``/``Merge`` and ``Enter``/``Exit``, as TF1
+    ran). The weights are that model's ``tf.Variable``s, initialised in the session by
+    ``global_variables_initializer`` from the same seeded numpy draws as the eager model's. Non-tensor arguments
+    are fixed when the graph is built; a call feeds the tensors and fetches the outputs, nested as
+    ``build_graph`` returns them.
+    """
+
+    def __init__(self, model, signature: list, kwargs: dict, device: str):
+        build = getattr(inspect.getmodule(type(model)), "build_graph", None)
+        if build is None:
+            raise TypeError(f"the module of {type(model).__name__} defines no build_graph(model, *inputs, **kwargs), "
+                            f"the TF1 graph of the model that tf.session runs")
+        self.graph = tf.Graph()
+        control_flow_v2 = tf.compat.v1.control_flow_v2_enabled()
+        tf.compat.v1.disable_control_flow_v2()
+        try:
+            with self.graph.as_default(), _device(device):
+                self.inputs = _placeholders(signature)
+                self.model = type(model)()
+                if hasattr(model, "training"):  # train() or eval(): a Python value when the graph is built
+                    self.model.training = model.training
+                self.outputs = build(self.model, *self.inputs, **kwargs)
+                init = tf.compat.v1.global_variables_initializer()
+        finally:
+            if control_flow_v2:
+                tf.compat.v1.enable_control_flow_v2()
+        self.session = tf.compat.v1.Session(graph=self.graph, config=tf.compat.v1.ConfigProto(
+            intra_op_parallelism_threads=1, inter_op_parallelism_threads=1))
+        self.session.run(init)
+
+    def __call__(self, *args, **kwargs):
+        feed = dict(zip(tf.nest.flatten(self.inputs), (np.asarray(a) for a in tf.nest.flatten(list(args)))))
+        return tf.nest.pack_sequence_as(self.outputs, self.session.run(tf.nest.flatten(self.outputs), feed))
+
+
+def _session(ctx: ConvertContext):
+    return Session(ctx.model, input_signature(ctx.program, ctx.tensor_names), ctx.kwargs, ctx.device)
+
+
+_REPRO_SESSION = '''
+def convert(model, args, kwargs):
+    graph = tf.Graph()
+    tf.compat.v1.disable_control_flow_v2()  # TF1's control flow (Switch/Merge, Enter/Exit)
+    with graph.as_default():
+        inputs = tf.nest.map_structure(lambda s: tf.compat.v1.placeholder(s.dtype, s.shape, name=s.name),
+                                       signature(args))
+        graph_model = Model()  # its tf.Variables, in this graph
+        if hasattr(model, "training"):
+            graph_model.training = model.training
+        outputs = build_graph(graph_model, *inputs, **kwargs)  # kwargs are fixed in the graph
+        init = tf.compat.v1.global_variables_initializer()
+    session = tf.compat.v1.Session(graph=graph)
+    session.run(init)
+
+    def run(*args, **kwargs):
+        feed = dict(zip(tf.nest.flatten(inputs), (to_numpy(a) for a in tf.nest.flatten(list(args)))))
+        return tf.nest.pack_sequence_as(outputs, session.run(tf.nest.flatten(outputs), feed))
+    return run
+'''
+
+
 # ------------------------------------------------------------------ the records
 
 _SHAPE_NONE = Limitation(
@@ -460,6 +541,13 @@ _XLA_LOOP_SHAPES = Limitation(
     reference="https://www.tensorflow.org/xla/known_issues")
 
 _TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK, _LOOP_SHAPE_INVARIANT)
+_NO_GRAPH_BUILDER = Limitation(
+    "tf.session runs the model's TF1 graph, which the model's module builds in build_graph(model, *inputs, **kwargs): "
+    "generated models have one, a model of your own needs one written beside it", r"defines no build_graph")
+_GRAPH_RETURN_IN_LOOP = Limitation(
+    "the TF1 graph conformance writes does not express a return inside a loop that runs as a tf.while_loop (a while "
+    "on a tensor, or a for with a break, continue or return under a tensor condition); AutoGraph does, with flags "
+    "and an undefined return value", r"NotImplementedError: build_graph: a return inside a loop")
 #: tf.function and XLA trace again when a call brings a new kwargs value: the same refusals at run time
 _RETRACED_LIMITATIONS = _TRACED_LIMITATIONS + tuple(replace(lim, phase="run") for lim in _TRACED_LIMITATIONS)
 _ONNX_LIMITATIONS = _TRACED_LIMITATIONS + (_ONNX_ERFC, _FREEZE_DUPLICATE_FUNCTION, _ONNX_COND_REPEATED_OUTPUT,
@@ -506,4 +594,8 @@ register(
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
                _onnx, _run, limitations=_ONNX_LIMITATIONS, specializes=frozenset({"kwargs"}),
                requires=("tf2onnx", "onnx", "onnxruntime"), repro=_REPRO_ONNX),
+    PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
+               "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
+               "graph is built)", _session, _run, limitations=(_NO_GRAPH_BUILDER, _GRAPH_RETURN_IN_LOOP),
+               specializes=frozenset({"kwargs"}), repro=_REPRO_SESSION),
 )
