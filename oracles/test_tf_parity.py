@@ -3,7 +3,8 @@ with eager.
 
 A path may refuse a program with a documented error (``unsupported``: a tensor-dependent ``break`` in
 a Python ``for``, XLA on a while loop whose variable changes shape) or diverge where it is
-documented to specialise (``expected_divergence``: tf2onnx fixes the kwargs at export); anything else
+documented to specialise (``expected_divergence``: tf2onnx fixes the kwargs at export, the TF1 graph of
+``tf.session`` when it is built); anything else
 that is not a pass (a silent mismatch, an undocumented conversion or runtime error) fails the test with
 the record's message and the case as JSON, ready for ``conformance replay --frameworks tf``. A failure
 that matches a known-bug record of the path is an xfail naming the bug.

@@ -3,10 +3,14 @@
 Each builds on a real TensorFlow path and breaks it in one way a converter could, so the tests can
 prove the oracle notices: a ``tf.function`` that does not retrace for a new kwargs value, a loaded
 SavedModel that reuses the first traced kwargs value, an XLA result off by 1e-4 relative, an ONNX
-model whose loops run one iteration short. None is selected by default.
+model whose loops run one iteration short, a TF1 graph whose ``tf.cond`` branches are swapped. None is
+selected by default.
 """
 
 import conformance.paths.tf as tfpaths  # first: it loads what must come before tensorflow (see there)
+
+import inspect
+import re
 
 import numpy as np
 import onnx
@@ -16,6 +20,7 @@ from onnx import TensorProto, helper
 
 from conformance.case import flatten
 from conformance.paths import PathRecord, register
+from conformance.render import load_source
 
 
 class _StaleKwargs(tfpaths.Traced):
@@ -95,6 +100,20 @@ def _onnx_short_loops(ctx):
     return _ShortLoops(real.path, ctx.tensor_names, real.structure)
 
 
+#: the two branches of a tf.cond call in a rendered build_graph (``lambda: _then_3(v0)`` or ``_then_3``)
+_BRANCHES = re.compile(r"((?:lambda: )?_then_\d+(?:\([^)]*\))?), ((?:lambda: )?_else_\d+(?:\([^)]*\))?)\)")
+
+
+def _session_swapped_cond(ctx):
+    """tf.session on the model's module with every ``tf.cond(pred, then, else)`` of build_graph written
+    ``tf.cond(pred, else, then)``."""
+    module = inspect.getmodule(type(ctx.model))
+    source = _BRANCHES.sub(r"\2, \1)", inspect.getsource(module))
+    swapped = load_source(source, ctx.workdir / "swapped_cond.py", module.__name__ + "_swapped_cond")
+    return tfpaths.Session(swapped.Model(), tfpaths.input_signature(ctx.program, ctx.tensor_names), ctx.kwargs,
+                           ctx.device)
+
+
 def _planted(name, description, convert, **kw):
     # default=False: selected only by name, never by a plain "all tf paths"
     return PathRecord("tf", name, description, convert, tfpaths._run, default=False, **kw)
@@ -108,4 +127,6 @@ register(
     _planted("planted_xla_perturb", "XLA, one output element off by 1e-4 relative", _xla_perturbed),
     _planted("planted_onnx_short_loop", "tf2onnx model whose loops run one iteration short", _onnx_short_loops,
              specializes=frozenset({"kwargs"})),
+    _planted("planted_session_swapped_cond", "TF1 graph in a session with the branches of every tf.cond swapped",
+             _session_swapped_cond, specializes=frozenset({"kwargs"})),
 )

@@ -1,4 +1,5 @@
-"""TensorFlow paths judged end to end: planted wrong paths are caught, kwargs retrace, limitations hold."""
+"""TensorFlow paths judged end to end: planted wrong paths are caught, kwargs retrace, limitations hold; the
+TF1 graph the tf.session path runs is written as TF1 users wrote models."""
 
 import json
 import subprocess
@@ -6,19 +7,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("conformance.paths.tf", reason="tensorflow is not installed")  # the adapter imports it
 pytest.importorskip("tf2onnx")
 
 from conformance.case import Case, InputSet  # noqa: E402
-from conformance.ir import (Break, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Program,  # noqa: E402
-                            SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
+from conformance.ir import (Break, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Param,  # noqa: E402
+                            Program, Return, SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
 from conformance.paths import PATHS, select_paths  # noqa: E402
 from conformance.runner import check, prepare, run_path  # noqa: E402
+from conformance.strategies import cases  # noqa: E402
 
 from . import planted_tf  # noqa: E402,F401 - registers the planted paths
 
-TRACED = ["tf.function", "tf.xla", "tf.saved_model", "tf.onnx"]
+#: the paths that run the model as a graph (traced, or the TF1 graph of tf.session)
+GRAPHS = ["tf.function", "tf.xla", "tf.saved_model", "tf.onnx", "tf.session"]
 
 
 def _kwarg_program() -> Program:
@@ -73,10 +77,12 @@ def test_reusing_the_first_kwargs_trace_is_a_mismatch(kwarg_prep, path):
     assert record["outcome"] == "mismatch"
 
 
-def test_onnx_binds_kwargs_at_export(kwarg_prep):
-    """tf2onnx exports the example's kwargs: other values match eager replayed with the example's."""
+@pytest.mark.parametrize("path", ["tf.onnx", "tf.session"])
+def test_onnx_and_the_tf1_graph_bind_kwargs_when_built(kwarg_prep, path):
+    """tf2onnx exports the example's kwargs, the TF1 graph is built with them: other values match eager replayed
+    with the example's."""
     case, prep = kwarg_prep
-    record = run_path(case, prep, PATHS["tf.onnx"])
+    record = run_path(case, prep, PATHS[path])
     assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "pass", "expected_divergence",
                                                                   "expected_divergence"]
 
@@ -128,7 +134,7 @@ def _shape_program(cmp: str) -> Program:
 
 
 @pytest.mark.parametrize("cmp", ["==", "<"])
-@pytest.mark.parametrize("path", TRACED)
+@pytest.mark.parametrize("path", GRAPHS)
 def test_a_shape_test_on_the_none_dim_follows_the_batch(cmp, path):
     case = Case(_shape_program(cmp), (InputSet("example", 3, 1), InputSet("batch", 2, 2), InputSet("batch", 4, 3)))
     record = check(case, PATHS[path])
@@ -178,7 +184,7 @@ def _grow_program() -> Program:
         output=OutVar("v2"))
 
 
-@pytest.mark.parametrize("path", TRACED)
+@pytest.mark.parametrize("path", GRAPHS)
 def test_a_loop_variable_that_grows_converts_except_under_xla(path):
     case = Case(_grow_program(), (InputSet("example", 3, 1), InputSet("batch", 2, 2)))
     record = check(case, PATHS[path])
@@ -244,7 +250,7 @@ def test_the_signature_has_none_on_the_dynamic_dims():
     assert [s.name for s in sig[0]] == ["x.0", "x.1"]
 
 
-@pytest.mark.parametrize("path", ["tf.saved_model", "tf.onnx"])
+@pytest.mark.parametrize("path", ["tf.saved_model", "tf.onnx", "tf.session"])
 def test_the_reproducer_agrees_with_eager_where_the_path_does(path, tmp_path):
     """conformance triage's repro.py for a TensorFlow path (PathRecord.repro) converts as the path does: on a
     case that passes, it passes too (nested inputs, and a dict output whose keys a loaded model sorts)."""
@@ -256,3 +262,173 @@ def test_the_reproducer_agrees_with_eager_where_the_path_does(path, tmp_path):
     bucket = Bucket(signature(record), [record], case, record)
     write_bucket(bucket, tmp_path, verify=True)
     assert bucket.repro["verified"] is False, bucket.repro.get("output_tail")  # it ran and agreed with eager
+
+
+# ------------------------------------------------------------------ the TF1 graph of tf.session
+
+
+def _tf1_program() -> Program:
+    """Nested list and dict inputs, an if on a kwarg, an if/else on a tensor, a while with a break under a tensor
+    condition, an early return under a tensor condition, and a dict output whose keys are not sorted."""
+    out = OutSeq("tuple", (OutVar("v0"), OutDict((("b", OutVar("v2")), ("a", OutVar("v1"))))))
+    return Program(
+        seed=7,
+        inputs=(Input("x", SeqSpec("list", (TensorSpec(("B", 3)), TensorSpec(("B", 3))))),
+                Input("y", DictSpec((("k0", TensorSpec(("B", 3))), ("k1", TensorSpec((3,))))))),
+        kwargs=(Kwarg("flag", "bool", True, (True, False)),), params=(),
+        body=(Get("v0", "x", (0,)), Get("v1", "x", (1,)), Get("v2", "y", ("k0",)), Get("v3", "y", ("k1",)),
+              If(KwargCond("flag", "truth"), (OpStmt("v0", "relu", ("v0",)),)),
+              If(TensorCond("v1", "sum", ">", 0.0), (OpStmt("v0", "add", ("v0", "v3")),), (OpStmt("v1", "neg", ("v1",)),)),
+              While(TensorCond("v0", "amax", ">", -100.0), 3, "it0",
+                    (If(TensorCond("v2", "mean", ">", 0.0), (Break(),)), OpStmt("v0", "mul_scalar", ("v0",), (("c", 0.5),)))),
+              If(TensorCond("v2", "amax", ">", 0.8), (Return(out),)),
+              OpStmt("v2", "tanh", ("v2",))),
+        output=out)
+
+
+TF1_GRAPH = '''def build_graph(model, x: List[tf.Tensor], y: Dict[str, tf.Tensor], flag: bool = True):
+    """This model as a TensorFlow 1 graph (what conformance's tf.session path runs): call it on
+    tf.compat.v1.placeholders in a tf.Graph, with a Model made in that graph (its tf.Variables), and run
+    the outputs in a tf.compat.v1.Session. Control flow on tensors is tf.cond and tf.while_loop; Python
+    if and for only where the decision is known when the graph is built."""
+    v0 = x[0]
+    v1 = x[1]
+    v2 = y['k0']
+    v3 = y['k1']
+    if flag:
+        v0 = tf.nn.relu(v0)
+    def _then_1(v0, v1):
+        v0 = v0 + v3
+        return v0, v1
+    def _else_2(v0, v1):
+        v1 = -v1
+        return v0, v1
+    v0, v1 = tf.cond(tf.reduce_sum(v1) > 0.0, lambda: _then_1(v0, v1), lambda: _else_2(v0, v1))
+    def _cond_3(it0, v0, _broke):
+        return tf.logical_and(tf.logical_not(_broke), tf.logical_and(it0 < 3, tf.reduce_max(v0) > -100.0))
+    def _body_4(it0, v0, _broke):
+        it0 = it0 + 1
+        def _rest_5(v0):
+            v0 = v0 * 0.5
+            return it0, v0, tf.constant(False)
+        def _then_6():
+            return it0, v0, tf.constant(True)
+        def _else_7():
+            return _rest_5(v0)
+        return tf.cond(tf.reduce_mean(v2) > 0.0, _then_6, _else_7)
+    it0, v0, _broke = tf.while_loop(_cond_3, _body_4, (tf.constant(0), v0, tf.constant(False)))
+    def _rest_8(v2):
+        v2 = tf.tanh(v2)
+        return (v0, {'b': v2, 'a': v1})
+    def _then_9():
+        return (v0, {'b': v2, 'a': v1})
+    def _else_10():
+        return _rest_8(v2)
+    return tf.cond(tf.reduce_max(v2) > 0.8, _then_9, _else_10)
+'''
+
+
+def test_the_tf1_graph_is_written_as_tf1_users_wrote_it():
+    """Python if on a kwarg; tf.cond whose branches take and return the variables they assign; tf.while_loop with
+    a counter for the bound and a _broke flag set by the break, the rest of the body after it a continuation; an
+    early return under a tensor condition: tf.cond between it and the rest of the model."""
+    from conformance.render import render
+
+    source = render(_tf1_program(), "tf")
+    assert source[source.index("def build_graph"):source.index("\nif __name__")].rstrip() == TF1_GRAPH.rstrip()
+
+
+def test_the_tf1_graph_agrees_with_eager_on_every_input_set():
+    """Several value draws, so the tensor conditions (the if, the break, the early return) go both ways."""
+    sets = [InputSet("example", 3, 1, (("flag", True),))] + [InputSet("values", 3, seed, (("flag", True),))
+                                                             for seed in range(2, 8)]
+    record = check(Case(_tf1_program(), tuple(sets) + (InputSet("batch", 5, 9, (("flag", True),)),
+                                                       InputSet("kwargs", 3, 10, (("flag", False),)))),
+                   PATHS["tf.session"])
+    outcomes = [e["outcome"] for e in record["detail"]["inputs"]]
+    assert set(outcomes[:-1]) <= {"pass", "discarded"} and outcomes.count("pass") >= 6, record["detail"]["inputs"]
+    assert outcomes[-1] == "expected_divergence"  # the kwargs are fixed when the graph is built
+
+
+def _tensor_if_program() -> Program:
+    """if sum(x) > -100: relu(x) else: -x (always the first branch)."""
+    return Program(seed=8, inputs=(Input("x", TensorSpec(("B", 3))),), kwargs=(), params=(),
+                   body=(Get("v0", "x"), If(TensorCond("v0", "sum", ">", -100.0), (OpStmt("v0", "relu", ("v0",)),),
+                                            (OpStmt("v0", "neg", ("v0",)),))),
+                   output=OutVar("v0"))
+
+
+def test_swapped_tf_cond_branches_are_a_mismatch():
+    case = Case(_tensor_if_program(), (InputSet("example", 3, 1),))
+    assert check(case, PATHS["tf.session"])["outcome"] == "pass"
+    record = check(case, PATHS["tf.planted_session_swapped_cond"])
+    assert record["outcome"] == "mismatch" and record["detail"]["inputs"][0]["flaky"] is False, record["detail"]
+
+
+def test_a_return_in_a_tf_while_loop_is_unsupported():
+    """build_graph does not express a return inside a tf.while_loop: it raises, and the path says why."""
+    from conformance.render import render
+
+    program = Program(
+        seed=9, inputs=(Input("x", TensorSpec(("B", 3))),), kwargs=(), params=(),
+        body=(Get("v0", "x"), While(TensorCond("v0", "sum", ">", -100.0), 2, "it0",
+                                    (If(TensorCond("v0", "sum", ">", 100.0), (Return(OutVar("v0")),)),
+                                     OpStmt("v0", "tanh", ("v0",))))),
+        output=OutVar("v0"))
+    assert "raise NotImplementedError('build_graph: a return inside a loop" in render(program, "tf")
+    record = check(Case(program, (InputSet("example", 3, 1),)), PATHS["tf.session"])
+    assert record["outcome"] == "unsupported" and "tf.while_loop" in record["detail"]["limitation"], record["detail"]
+
+
+def test_a_model_of_your_own_converts_with_a_graph_builder_of_its_own(tmp_path):
+    """conformance.check on a user's model: tf.session builds the graph with the build_graph function of the model's
+    module, and says a module without one is unsupported."""
+    import numpy as np
+
+    import conformance
+
+    model = ("import tensorflow as tf\n\n\nclass M(tf.Module):\n    def __call__(self, x):\n"
+             "        return tf.nn.relu(x) if tf.reduce_sum(x) > 0 else -x\n")
+    builder = ("\n\ndef build_graph(model, x):\n"
+               "    return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.nn.relu(x), lambda: -x)\n")
+    (tmp_path / "own_model.py").write_text(model)
+    (tmp_path / "own_graph_model.py").write_text(model + builder)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import own_graph_model
+        import own_model
+
+        x = [np.linspace(-1, 2, 6, dtype=np.float32).reshape(2, 3)]
+        with_builder = conformance.check(own_graph_model.M(), x, paths=["session"])["session"]
+        without = conformance.check(own_model.M(), x, paths=["session"])["session"]
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert with_builder.outcome == "pass", with_builder.message
+    assert without.outcome == "unsupported" and "build_graph" in without.message
+
+
+def _linear_loop_program() -> Program:
+    """A linear layer, then a while loop that always runs its two iterations (tanh): every input and weight
+    reaches the output."""
+    return Program(
+        seed=10, inputs=(Input("x", TensorSpec(("B", 3))),), kwargs=(),
+        params=(Param("p0", (2, 3)), Param("p1", (2,))),
+        body=(Get("v0", "x"), OpStmt("v1", "linear", ("v0",), (("out_features", 2),), ("p0", "p1")),
+              While(TensorCond("v1", "amax", ">", -100.0), 2, "it0", (OpStmt("v1", "tanh", ("v1",)),))),
+        output=OutVar("v1"))
+
+
+def test_the_tf1_graph_differentiates_as_eager_does():
+    """grad mode: tf.compat.v1.gradients through the TF1 while loop, with respect to the placeholder and the
+    graph's variables, equals eager's GradientTape."""
+    case = Case(_linear_loop_program(), (InputSet("example", 3, 1), InputSet("batch", 5, 2)))
+    record = check(case, PATHS["tf.session"], mode="grad")
+    assert record["outcome"] == "pass", record["detail"]["message"]
+
+
+@settings(max_examples=8, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=cases())
+def test_the_tf1_graph_agrees_with_eager_on_generated_programs(case):
+    record = check(case, PATHS["tf.session"])
+    assert record["outcome"] in {"pass", "expected_divergence", "discarded"}, (record["detail"]["message"],
+                                                                              json.dumps(case.to_dict()))

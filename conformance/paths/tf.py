@@ -22,6 +22,7 @@ size within the signature never does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
@@ -168,9 +169,11 @@ def _set_training(model, training: bool) -> None:
 
 def _backward(forward, args, kwargs, weights, params):
     """See :class:`~conformance.paths.Autograd`: ``tf.GradientTape`` over the loss head, None for a tensor
-    the loss does not reach."""
+    the loss does not reach (a TF1 graph in a session differentiates itself: :meth:`Session.backward`)."""
     from ..training import loss_terms
 
+    if isinstance(forward, Session):
+        return forward.backward(args, weights, params)
     wrt = [a for a in flatten(list(args)) if isinstance(a, tf.Tensor) and a.dtype.is_floating]
     with tf.GradientTape() as tape:
         tape.watch(wrt)
@@ -424,6 +427,19 @@ def _placeholders(signature: list) -> list:
                                  signature)
 
 
+@contextlib.contextmanager
+def _tf1_control_flow():
+    """Build ``tf.cond`` and ``tf.while_loop`` as TF1 did (``Switch``/``Merge``, ``Enter``/``Exit``; their gradients
+    too) while this lasts: TensorFlow 2 builds functional ``If``/``While`` ops in a graph otherwise."""
+    control_flow_v2 = tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.disable_control_flow_v2()
+    try:
+        yield
+    finally:
+        if control_flow_v2:
+            tf.compat.v1.enable_control_flow_v2()
+
+
 class Session:
     """The model as a TensorFlow 1 graph, run in a ``tf.compat.v1.Session``.
 
@@ -443,26 +459,60 @@ class Session:
             raise TypeError(f"the module of {type(model).__name__} defines no build_graph(model, *inputs, **kwargs), "
                             f"the TF1 graph of the model that tf.session runs")
         self.graph = tf.Graph()
-        control_flow_v2 = tf.compat.v1.control_flow_v2_enabled()
-        tf.compat.v1.disable_control_flow_v2()
-        try:
-            with self.graph.as_default(), _device(device):
-                self.inputs = _placeholders(signature)
-                self.model = type(model)()
-                if hasattr(model, "training"):  # train() or eval(): a Python value when the graph is built
-                    self.model.training = model.training
-                self.outputs = build(self.model, *self.inputs, **kwargs)
-                init = tf.compat.v1.global_variables_initializer()
-        finally:
-            if control_flow_v2:
-                tf.compat.v1.enable_control_flow_v2()
+        self.device = device
+        with _tf1_control_flow(), self.graph.as_default(), _device(device):
+            self.inputs = _placeholders(signature)
+            self.model = type(model)()
+            if hasattr(model, "training"):  # train() or eval(): a Python value when the graph is built
+                self.model.training = model.training
+            self.outputs = build(self.model, *self.inputs, **kwargs)
+            init = tf.compat.v1.global_variables_initializer()
         self.session = tf.compat.v1.Session(graph=self.graph, config=tf.compat.v1.ConfigProto(
             intra_op_parallelism_threads=1, inter_op_parallelism_threads=1))
         self.session.run(init)
+        self.losses: dict = {}  # the loss heads built for grad mode, by output leaves and parameters
+
+    def feed(self, args) -> dict:
+        return dict(zip(tf.nest.flatten(self.inputs), (np.asarray(a) for a in tf.nest.flatten(list(args)))))
 
     def __call__(self, *args, **kwargs):
-        feed = dict(zip(tf.nest.flatten(self.inputs), (np.asarray(a) for a in tf.nest.flatten(list(args)))))
-        return tf.nest.pack_sequence_as(self.outputs, self.session.run(tf.nest.flatten(self.outputs), feed))
+        return tf.nest.pack_sequence_as(self.outputs, self.session.run(tf.nest.flatten(self.outputs), self.feed(args)))
+
+    def backward(self, args, weights, params):
+        """:class:`~conformance.paths.Autograd`'s ``backward`` in the graph: the loss head ``sum(out * w)`` over
+        :func:`~conformance.training.loss_terms` (``w`` fed to placeholders), and ``tf.compat.v1.gradients`` of it
+        with respect to the float input placeholders and the graph's variables named as ``params`` are."""
+        from ..training import loss_terms
+
+        feed = self.feed(args)
+        flat = [np.array(a) for a in self.session.run(tf.nest.flatten(self.outputs), feed)]  # distinct arrays
+        outputs = tf.nest.pack_sequence_as(self.outputs, flat)
+        terms = loss_terms(outputs, weights)
+        inputs = [t for t in flatten(self.inputs) if t.dtype.is_floating]
+        if not terms:
+            return outputs, None, [None] * len(inputs), [None] * len(params)
+        position = {id(a): k for k, a in enumerate(flat)}
+        leaves = tuple(position[id(o)] for o, _ in terms)
+        key = (leaves, tuple(v.name for v in params))
+        if key not in self.losses:
+            self.losses[key] = self.loss_head(leaves, inputs, params)
+        loss, placeholders, grads = self.losses[key]
+        feed.update(zip(placeholders, (w for _, w in terms)))
+        values = self.session.run([loss] + [g for g in grads if g is not None], feed)
+        found = iter(values[1:])
+        grads = [None if g is None else next(found) for g in grads]
+        return outputs, values[0], grads[:len(inputs)], grads[len(inputs):]
+
+    def loss_head(self, leaves: tuple, inputs: list, params: list) -> tuple:
+        """``(loss, weight placeholders, gradients)`` built in the graph for the output leaves at ``leaves``
+        (positions in ``tf.nest.flatten`` order); ``params`` are matched to the graph's variables by name."""
+        outputs = tf.nest.flatten(self.outputs)
+        variables = {v.name: v for v in self.model.variables}
+        with _tf1_control_flow(), self.graph.as_default(), _device(self.device):
+            placeholders = [tf.compat.v1.placeholder(outputs[k].dtype, name=f"loss_weight_{k}") for k in leaves]
+            loss = tf.add_n([tf.reduce_sum(outputs[k] * w) for k, w in zip(leaves, placeholders)])
+            grads = tf.compat.v1.gradients(loss, inputs + [variables[v.name] for v in params])
+        return loss, placeholders, grads
 
 
 def _session(ctx: ConvertContext):
@@ -557,8 +607,8 @@ _BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per
 _AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 # What the grad and train modes found (tensorflow 2.21.0)
 _GRAPH_ZERO_GRADIENT = Limitation(
-    "known divergence: in a traced graph, a variable or input used only in a branch or loop body that did not "
-    "run (or not at all) gets a zero gradient where eager gives None (the graph holds the untaken branch)",
+    "known divergence: in a graph (traced, or built as TF1), a variable or input used only in a branch or loop body "
+    "that did not run (or not at all) gets a zero gradient where eager gives None (the graph holds the untaken branch)",
     r"a gradient where eager has none", phase="compare", outcome=None, versions=">=2.0",
     reference="found by conformance 2026-11-21 (tensorflow 2.21.0), grad mode")
 _XLA_COND_LOG_SOFTMAX_GRADIENT = Limitation(
@@ -596,6 +646,7 @@ register(
                requires=("tf2onnx", "onnx", "onnxruntime"), repro=_REPRO_ONNX),
     PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
                "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
-               "graph is built)", _session, _run, limitations=(_NO_GRAPH_BUILDER, _GRAPH_RETURN_IN_LOOP),
-               specializes=frozenset({"kwargs"}), repro=_REPRO_SESSION),
+               "graph is built)", _session, _run,
+               limitations=(_NO_GRAPH_BUILDER, _GRAPH_RETURN_IN_LOOP, _GRAPH_ZERO_GRADIENT),
+               specializes=frozenset({"kwargs"}), repro=_REPRO_SESSION, modes=frozenset({"infer", "grad"})),
 )
