@@ -203,7 +203,7 @@ def _available_paths(console, args):
             importlib.import_module(module)
         except Exception as e:  # noqa: BLE001 - say which module and why, not a traceback
             raise SystemExit(f"conformance: --load {module}: {type(e).__name__}: {e}")
-    frameworks = _split(args.frameworks) or ["torch"]
+    frameworks = _split(args.frameworks) or [fw for fw in FRAMEWORK_MODULES if framework_available(fw)]
     unknown = [fw for fw in frameworks if fw not in FRAMEWORK_MODULES]
     if unknown:
         raise SystemExit(f"conformance: unknown framework {unknown[0]!r}; known: {', '.join(FRAMEWORK_MODULES)}")
@@ -468,7 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p, default_modes=("infer",)):
-        p.add_argument("--frameworks", action="append", help="frameworks, comma separated (default: torch)")
+        p.add_argument("--frameworks", action="append",
+                       help="frameworks, comma separated: torch, paddle, tf (default: every one installed)")
         p.add_argument("--paths", action="append", help="paths, e.g. script,trace or torch.compile (default: all)")
         p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
         p.add_argument("--load", action="append", help="import this module first (it may register more paths)")

@@ -64,7 +64,8 @@ def test_crashing_workers_do_not_restart_the_budget_clock(tmp_path):
     import time
 
     cmd = [sys.executable, "-m", "conformance", "fuzz", "--seed", "1", "--budget", "6", "--workers", "1",
-           "--load", "tests.planted_paths", "--paths", "torch.planted_segfault", "--out", str(tmp_path)]
+           "--load", "tests.planted_paths", "--paths", "torch.planted_segfault", "--frameworks", "torch",
+           "--out", str(tmp_path)]
     t0 = time.monotonic()
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
@@ -120,7 +121,7 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
 
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "conformance", "fuzz", "--seed", "4", "--max-cases", "40", "--budget", "600",
-           "--workers", "1", "--paths", "script", "--mode", "infer,grad", "--out", str(out)]
+           "--workers", "1", "--frameworks", "torch", "--paths", "script", "--mode", "infer,grad", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     results = out / "results.jsonl"
     deadline = time.monotonic() + 240

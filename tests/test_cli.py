@@ -21,7 +21,7 @@ def conformance(*args, cwd=None):
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory):
     out = tmp_path_factory.mktemp("campaign")
-    proc = conformance("fuzz", "--budget", "60", "--max-cases", "4", "--seed", "5", "--workers", "1",
+    proc = conformance("fuzz", "--budget", "60", "--max-cases", "4", "--seed", "5", "--workers", "1", "--frameworks", "torch",
                        "--paths", "script,trace", "--out", str(out))
     assert proc.returncode == 0, proc.stderr + proc.stdout
     return out, proc
@@ -46,11 +46,12 @@ def test_fuzz_writes_records_manifest_and_summary(campaign):
 def test_replay_reruns_a_saved_case(campaign):
     out, _ = campaign
     first = json.loads((out / "results.jsonl").read_text().splitlines()[0])
-    proc = conformance("replay", str(out / "results.jsonl"), "--case-id", first["case_id"], "--paths", "script")
+    proc = conformance("replay", str(out / "results.jsonl"), "--case-id", first["case_id"], "--paths", "script",
+                       "--frameworks", "torch")
     assert first["case_id"] in proc.stdout and "torch.script" in proc.stdout
     case_file = out / "case.json"
     case_file.write_text(json.dumps(first["case"]))
-    proc = conformance("replay", str(case_file), "--paths", "eager")
+    proc = conformance("replay", str(case_file), "--paths", "eager", "--frameworks", "torch")
     assert proc.returncode == 0 and "pass" in proc.stdout
 
 
@@ -61,7 +62,7 @@ def test_summary_of_results(campaign):
 
 
 def test_unknown_path_and_framework_are_named():
-    proc = conformance("fuzz", "--paths", "teleport", "--max-cases", "1")
+    proc = conformance("fuzz", "--paths", "teleport", "--max-cases", "1", "--frameworks", "torch")
     assert proc.returncode != 0 and "unknown path 'teleport'" in proc.stderr and "torch.script" in proc.stderr
     proc = conformance("fuzz", "--frameworks", "mxnet", "--max-cases", "1")
     assert proc.returncode != 0 and "unknown framework 'mxnet'" in proc.stderr
@@ -92,7 +93,7 @@ def test_cuda_skips_cleanly_without_a_gpu(tmp_path):
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
-    proc = conformance("fuzz", "--device", "cuda", "--max-cases", "1", "--out", str(tmp_path))
+    proc = conformance("fuzz", "--device", "cuda", "--max-cases", "1", "--out", str(tmp_path), "--frameworks", "torch")
     assert proc.returncode == 0 and "no CUDA device" in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "pytest", "oracles/test_torch_parity.py", "-q", "-p", "no:cacheprovider",
                            "--conformance-device", "cuda", "--conformance-paths", "script"],

@@ -140,6 +140,7 @@ def test_bad_database_urls_are_named():
 def test_cli_rejects_an_unreachable_database(tmp_path):
     pytest.importorskip("redis")
     proc = subprocess.run([sys.executable, "-m", "conformance", "fuzz", "--max-cases", "1", "--out", str(tmp_path),
+                           "--frameworks", "torch",
                            "--database", f"redis://127.0.0.1:{_free_port()}"], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode != 0 and "cannot reach the Redis server" in proc.stderr

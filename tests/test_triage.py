@@ -354,8 +354,8 @@ def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_pa
                for f in saved)
     again = conformance("triage", str(out), "--save", str(cases), "--corpus", str(cases))
     assert again.returncode == 0 and again.stdout.count("already in the corpus") == 2, again.stdout + again.stderr
-    replay = conformance("replay", str(saved[0]), "--load", "tests.planted_triage", "--paths",
-                         "planted_while,planted_faults")
+    replay = conformance("replay", str(saved[0]), "--load", "tests.planted_triage", "--frameworks", "torch",
+                         "--paths", "planted_while,planted_faults")
     assert replay.returncode == 1  # still a finding
     from conformance.report import read_triage
 
@@ -482,7 +482,8 @@ def test_a_campaign_with_planted_faults_triages_to_one_bucket_per_fault(tmp_path
                               timeout=1800)
 
     runs = tmp_path / "campaign"
-    proc = conformance("fuzz", "--load", "tests.planted_triage", "--paths", "planted_while,planted_faults",
+    proc = conformance("fuzz", "--load", "tests.planted_triage", "--frameworks", "torch", "--mode", "infer",
+                       "--paths", "planted_while,planted_faults",
                        "--max-cases", "200", "--seed", "1", "--workers", "1", "--budget", "300", "--out", str(runs))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     findings = [r for r in map(json.loads, (runs / "results.jsonl").read_text().splitlines())
