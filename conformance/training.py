@@ -84,11 +84,18 @@ def _numpy(fw: Framework, t):
     return None if t is None else fw.to_numpy(t)
 
 
+def state_owner(artifact, model):
+    """What the parameters and buffers ``artifact`` computes with are found on, by the program's names: the
+    ``model`` it was converted from, whose tensors most artifacts share, or the ``own_state`` of an artifact
+    with copies of its own (a loaded saved model)."""
+    return getattr(artifact, "own_state", model)
+
+
 def gradients(fw: Framework, forward: Callable, model, program: Program, args, kwargs: dict,
               weights: list) -> dict:
     """Outputs and gradients of the loss head: ``{"outputs", "input_grads": {leaf name: grad or None},
     "param_grads": {param name: grad or None}}`` as numpy. ``forward`` is called as
-    ``forward(*args, **kwargs)``; the parameters are ``model``'s (the artifact shares them)."""
+    ``forward(*args, **kwargs)``; the parameters are ``model``'s attributes (see :func:`state_owner`)."""
     names, _ = _state_names(program)
     params = [getattr(model, n) for n in names]
     outputs, _, input_grads, param_grads = fw.autograd.backward(forward, args, kwargs, weights, params)
@@ -102,8 +109,9 @@ def train_steps(fw: Framework, forward: Callable, model, program: Program, args,
                 initial: dict, seed_forward: Callable[[int], None],
                 optimizer: Optional[Callable[[Callable], Callable]] = None) -> dict:
     """:data:`STEPS` steps of each of :data:`OPTIMIZERS`, each from the ``initial`` state (numpy values by
-    parameter and buffer name, written into ``model``'s tensors): ``{optimizer: {"losses", "params",
-    "buffers"}}`` as numpy. ``optimizer`` wraps each step function (a path's :attr:`PathRecord.optimizer`).
+    parameter and buffer name, written into ``model``'s tensors; see :func:`state_owner`): ``{optimizer:
+    {"losses", "params", "buffers"}}`` as numpy. ``optimizer`` wraps each step function (a path's
+    :attr:`PathRecord.optimizer`).
     ``model`` is left in its initial state."""
     ag = fw.autograd
     names, buffer_names = _state_names(program)
@@ -214,8 +222,8 @@ class GradMode(_AutogradMode):
 
     def execute(self, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, run: InputRun, to_dev):
         prep.seed_forward()
-        return gradients(prep.framework, artifact, ctx.model, ctx.program, map_tree(to_dev, run.args),
-                         dict(run.kwargs), self.weights(prep, run))
+        return gradients(prep.framework, artifact, state_owner(artifact, ctx.model), ctx.program,
+                         map_tree(to_dev, run.args), dict(run.kwargs), self.weights(prep, run))
 
 
 class TrainMode(_AutogradMode):
@@ -243,9 +251,9 @@ class TrainMode(_AutogradMode):
         return prep.eager(run.args, run.nudged, kwargs, force, forward=forward)
 
     def execute(self, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, run: InputRun, to_dev):
-        return train_steps(prep.framework, artifact, ctx.model, ctx.program, map_tree(to_dev, run.args),
-                           dict(run.kwargs), self.weights(prep, run), self.initial(prep), prep.seed_forward,
-                           path.optimizer)
+        return train_steps(prep.framework, artifact, state_owner(artifact, ctx.model), ctx.program,
+                           map_tree(to_dev, run.args), dict(run.kwargs), self.weights(prep, run), self.initial(prep),
+                           prep.seed_forward, path.optimizer)
 
 
 #: The modes of this module, by name (the runner's :func:`~conformance.runner.get_mode` looks them up here).

@@ -3,7 +3,8 @@ dygraph.
 
 A path may refuse a program with a documented error (``unsupported``: an input no output uses is
 refused by ``jit.save`` and everything built on it, ``forward``'s first parameter must be named
-``self``, paddle2onnx has no converter for some operators) or diverge where it is documented to
+``self``, paddle2onnx has no converter for some operators, a saved function keeps no parameters, the
+bfloat16 AMP program needs oneDNN's bf16 kernels on the CPU) or diverge where it is documented to
 specialise (``expected_divergence``: the ``input_spec`` fixes the non-tensor arguments of AST
 ``to_static``, the saved model, the predictor and the ONNX graph); anything else that is not a pass
 (a silent mismatch, an undocumented conversion or runtime error) fails the test with the record's

@@ -4,17 +4,20 @@ Each is a real Paddle path broken in one known way, so the tests can prove that 
 outputs really reach the oracle and that a wrong result is a ``mismatch``: a perturbed output, a
 loaded model that reads the first item of a list input in place of the second, a predictor that
 answers every call with its first call's outputs, a SOT model that keeps the first call's kwargs, an
-ONNX export that drops the last iteration of every loop, and an AST conversion that is wrong beyond
-the kwargs it documents fixing.
+ONNX export that drops the last iteration of every loop, an AST conversion that is wrong beyond
+the kwargs it documents fixing, a loaded second method that answers with forward's result for another
+input, a oneDNN predictor that drops every addition, and a fine-tuned loaded layer whose gradients and
+steps go to the eager model's parameters instead of its own.
 """
 
 import dataclasses
+from types import SimpleNamespace
 
 import numpy as np
 
 import conformance.paths.paddle as real  # registers the real paddle paths first
 from conformance.case import map_tree
-from conformance.ir import For, Grow, If, Program, While
+from conformance.ir import For, Grow, If, OpStmt, Program, While
 from conformance.paths import PATHS, ConvertContext, FlatOutputs, PathRecord, register
 from conformance.render import load_model_module
 
@@ -58,7 +61,7 @@ def _load_ignoring_second_item(ctx: ConvertContext):
 
 
 def _stale_predictor(ctx: ConvertContext):
-    predictor = real._inference(ctx)
+    predictor = real._inference(True)(ctx)
     first = []
 
     def run(*args, **kwargs):
@@ -74,28 +77,49 @@ def _sot_first_kwargs(ctx: ConvertContext):
     return lambda *args, **kwargs: static(*args, **kept)
 
 
-def _one_iteration_less(program: Program) -> Program:
-    def fewer(stmts):
+def _rewritten(program: Program, rewrite) -> Program:
+    """``program`` with ``rewrite`` applied to every statement, inside branches and loops too (a statement or
+    a tuple of statements in its place)."""
+    def each(stmts):
         out = []
         for s in stmts:
             if isinstance(s, If):
-                s = If(s.cond, fewer(s.then), fewer(s.orelse))
+                s = If(s.cond, each(s.then), each(s.orelse))
             elif isinstance(s, For):
-                s = For(s.var, s.count - 1 if isinstance(s.count, int) and s.count else s.count, fewer(s.body))
+                s = For(s.var, s.count, each(s.body))
             elif isinstance(s, While):
-                s = While(s.cond, max(s.max_iter - 1, 0), s.counter, fewer(s.body))
-            elif isinstance(s, Grow) and isinstance(s.count, int) and s.count:
-                s = dataclasses.replace(s, count=s.count - 1)
-            out.append(s)
+                s = While(s.cond, s.max_iter, s.counter, each(s.body))
+            new = rewrite(s)
+            out += new if isinstance(new, tuple) else [new]
         return tuple(out)
-    return dataclasses.replace(program, body=fewer(program.body))
+    return dataclasses.replace(program, body=each(program.body))
 
 
-def _onnx_dropping_an_iteration(ctx: ConvertContext):
-    """The ONNX export of the program with one iteration less in every loop (an exporter bug)."""
-    shorter = _one_iteration_less(ctx.program)
-    model = real._prepare(load_model_module(shorter, "paddle").Model(), ctx.device, False)
-    return real._onnx(dataclasses.replace(ctx, model=model, program=shorter))
+def _one_iteration_less(s):
+    if isinstance(s, For) and isinstance(s.count, int) and s.count:
+        return For(s.var, s.count - 1, s.body)
+    if isinstance(s, While):
+        return While(s.cond, max(s.max_iter - 1, 0), s.counter, s.body)
+    if isinstance(s, Grow) and isinstance(s.count, int) and s.count:
+        return dataclasses.replace(s, count=s.count - 1)
+    return s
+
+
+def _addition_dropped(s):
+    """``x + y`` computes ``x + y * 0`` (``y`` stays an input of the program: jit.save refuses an unused one)."""
+    if isinstance(s, OpStmt) and s.op == "add":
+        zero = f"{s.out}_zero"
+        return OpStmt(zero, "mul_scalar", s.args[1:], (("c", 0.0),)), OpStmt(s.out, "add", (s.args[0], zero))
+    return s
+
+
+def _converting(rewrite, convert):
+    """``convert`` of the program with every statement rewritten (a converter bug)."""
+    def wrong(ctx: ConvertContext):
+        program = _rewritten(ctx.program, rewrite)
+        model = real._prepare(load_model_module(program, "paddle").Model(), ctx.device, False)
+        return convert(dataclasses.replace(ctx, model=model, program=program))
+    return wrong
 
 
 def _static_wrong_on_other_kwargs(ctx: ConvertContext):
@@ -108,22 +132,46 @@ def _static_wrong_on_other_kwargs(ctx: ConvertContext):
     return run
 
 
-def _planted(name, description, convert, run=real._run, specializes=frozenset()):
+def _method_answering_for_other_inputs(ctx: ConvertContext):
+    """The loaded second method answers with the loaded forward's result for its first input doubled."""
+    loaded = real.load_with_method(ctx)
+    return real._Flat(lambda first, *rest: loaded(first * 2, *rest))
+
+
+def _fine_tuning_the_eager_tensors(ctx: ConvertContext):
+    """A loaded layer fine-tuned, its parameters looked up on the eager model (not the tensors it computes with)."""
+    tuned = real._jit_load(ctx)
+    tuned.own_state = SimpleNamespace(**{q.name: getattr(ctx.model, q.name) for q in ctx.program.params})
+    return tuned
+
+
+def _planted(name, description, convert, run=real._run, specializes=frozenset(), **more):
     # default=False: selected only by name, never by a plain "all paddle paths"
-    return PathRecord("paddle", name, description, convert, run, specializes=specializes, default=False)
+    return PathRecord("paddle", name, description, convert, run, specializes=specializes, default=False, **more)
 
 
 PERTURBED = [_perturbed(PATHS[f"paddle.{name}"])
-             for name in ("eager", "to_static", "to_static_sot", "jit_save", "inference", "onnx")]
+             for name in ("eager", "to_static", "to_static_sot", "to_static_build_strategy", "to_static_spec_from_tensor",
+                          "jit_save", "jit_save_methods", "inference", "inference_no_onednn", "onnx")]
+#: Perturbed paths that refuse a model with parameters (a saved function keeps no parameters).
+PERTURBED_WITHOUT_PARAMETERS = [_perturbed(PATHS["paddle.jit_save_function"])]
 register(
-    *PERTURBED,
+    *PERTURBED, *PERTURBED_WITHOUT_PARAMETERS,
     _planted("planted_load_list", "jit.save/load; the loaded model reads a list input's first item as its second",
              _load_ignoring_second_item, specializes=frozenset({"kwargs"})),
     _planted("planted_stale_predictor", "Paddle Inference; every call returns the first call's outputs",
              _stale_predictor, specializes=frozenset({"kwargs"})),
     _planted("planted_sot_first_kwargs", "SOT; every call runs with the first call's kwargs", _sot_first_kwargs),
     _planted("planted_onnx_short_loops", "paddle2onnx on onnxruntime; every loop runs one iteration less",
-             _onnx_dropping_an_iteration, specializes=frozenset({"kwargs"})),
+             _converting(_one_iteration_less, real._onnx), specializes=frozenset({"kwargs"})),
+    _planted("planted_onednn_drops_add", "Paddle Inference with oneDNN; every addition computes its first operand",
+             _converting(_addition_dropped, real._inference(True)), specializes=frozenset({"kwargs"})),
+    _planted("planted_method_other_inputs", f"jit.save of two methods; the loaded {real.METHOD} answers with "
+             "forward's result for its first input doubled", _method_answering_for_other_inputs,
+             specializes=frozenset({"kwargs"})),
+    _planted("planted_fine_tuned_eager_tensors", "jit.save/load fine-tuned; gradients and steps taken on the eager "
+             "model's parameters, not the loaded layer's", _fine_tuning_the_eager_tensors,
+             specializes=frozenset({"kwargs"}), modes=real._AUTOGRAD_MODES),
     _planted("planted_static_kwargs_wrong", "AST to_static; 1e-4 off on calls with other kwargs than the example's",
              _static_wrong_on_other_kwargs, specializes=frozenset({"kwargs"})),
 )

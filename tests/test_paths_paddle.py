@@ -19,7 +19,9 @@ from conformance.strategies import cases  # noqa: E402
 from . import planted_paddle  # noqa: E402
 
 select_paths(["paddle"])
-REAL = ("to_static", "to_static_sot", "jit_save", "inference", "onnx")
+#: The paths that run the test model (one with parameters) on every machine.
+REAL = ("to_static", "to_static_sot", "to_static_build_strategy", "to_static_spec_from_tensor", "jit_save",
+        "jit_save_methods", "inference", "inference_no_onednn", "onnx")
 quick = settings(max_examples=4, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 
@@ -141,7 +143,7 @@ def test_an_input_no_output_uses_is_refused_by_the_saved_paths():
     assert p.unused_inputs() == ["xs.0", "xs.1", "d.a"] and "unused_input" in p.constructs()
     case = _case(p)
     assert check(case, PATHS["paddle.to_static"])["outcome"] in ("pass", "expected_divergence")
-    for name in ("jit_save", "inference", "onnx"):
+    for name in ("jit_save", "jit_save_methods", "inference", "inference_no_onednn", "onnx"):
         record = check(case, PATHS[f"paddle.{name}"])
         assert record["outcome"] == "unsupported", record["detail"]["message"]
         assert "refuses an input that no output uses" in record["detail"]["limitation"]
@@ -181,11 +183,13 @@ def test_known_bug_predictor_cannot_run_a_model_returning_its_input():
 
 
 def test_known_bug_predictor_cannot_reorder_a_branch_result_and_its_view():
+    """A oneDNN bug: the predictor without oneDNN runs the model (so the two predictors really differ)."""
     body = (Get("v0", "x"), OpStmt("v1", "add", ("v0", "v0")),
             If(TensorCond("v0", "amin", "<", 1.5), (), (OpStmt("v1", "neg", ("v1",)),)),
             OpStmt("v2", "unsqueeze", ("v1",), (("dim", 1),)))
     case = _case(_program(body, OutSeq("tuple", (OutVar("v1"), OutVar("v2")))), other_kwargs=False)
-    assert check(case, PATHS["paddle.jit_save"])["outcome"] == "pass"
+    for name in ("jit_save", "inference_no_onednn"):
+        assert check(case, PATHS[f"paddle.{name}"])["outcome"] == "pass", name
     record = check(case, PATHS["paddle.inference"])
     assert record["outcome"] == "runtime_error" and "reorder primitive" in record["detail"]["known_issue"]
 
@@ -295,4 +299,167 @@ def test_reproducer_snippets_exist_for_every_path():
     from conformance.paths import FRAMEWORKS
 
     assert FRAMEWORKS["paddle"].repro
-    assert all(PATHS[f"paddle.{name}"].repro for name in REAL)
+    assert all(PATHS[f"paddle.{name}"].repro for name in REAL + ("to_static_amp", "jit_save_function"))
+
+
+# ------------------------------------------------------------------ the variants of issue 8
+
+
+def _ctx(program: Program, tmp_path, batch: int = 2):
+    """What a path's convert gets for ``program``'s example inputs (a fresh model, on the CPU)."""
+    from conformance.case import materialize, map_tree
+    from conformance.paths import ConvertContext
+    from conformance.paths.paddle import _prepare, _to_tensor
+    from conformance.render import load_model_module
+    from conformance.runner import tensor_names
+
+    case = _case(program, other_kwargs=False)
+    args, kwargs = materialize(program, case.inputs[0])
+    model = _prepare(load_model_module(program, "paddle").Model(), "cpu", False)
+    return ConvertContext(model, map_tree(lambda a: _to_tensor(a, "cpu", False), args), kwargs, program, "cpu",
+                          tmp_path, tensor_names(program))
+
+
+def test_the_build_strategy_reaches_to_static():
+    """The strategy is given to to_static; Paddle 3's PIR runner applies neither option, so the path is a
+    copy of to_static there and stays out of default campaigns."""
+    import paddle
+
+    from conformance.paths.paddle import _fusing_strategy
+
+    strategy = _fusing_strategy()
+    assert strategy.fuse_elewise_add_act_ops and strategy.enable_addto
+    record = check(_case(_model()), PATHS["paddle.to_static_build_strategy"], mode="grad")
+    assert record["outcome"] in ("pass", "expected_divergence", "mismatch"), record["detail"]["message"]
+    assert PATHS["paddle.to_static_build_strategy"].default is not paddle.framework.use_pir_api()
+    assert "paddle.to_static_build_strategy" not in {p.id for p in select_paths(["paddle"])}
+
+
+def test_amp_converts_to_a_bfloat16_program(tmp_path):
+    """auto_cast inside the converted forward: matmul (linear) in bfloat16, cast back to float32."""
+    from conformance.paths.paddle import amp_static
+
+    static = amp_static(_ctx(_model(), tmp_path))
+    program = str(static.forward.concrete_program.main_program)
+    assert "dtype:bfloat16" in program and "tensor<-1x3xbf16>" in program
+
+
+def test_amp_runs_where_the_cpu_has_bfloat16_and_refuses_elsewhere():
+    import paddle
+
+    record = check(_case(_model(), other_kwargs=False), PATHS["paddle.to_static_amp"])
+    assert PATHS["paddle.to_static_amp"].precision == "bfloat16"
+    if paddle.base.core.supports_bfloat16():
+        assert record["outcome"] == "pass", record["detail"]["message"]
+    else:  # running the program would abort this process
+        assert record["outcome"] == "unsupported" and "AVX512" in record["detail"]["limitation"]
+
+
+def test_spec_from_tensor_fixes_the_example_shapes_and_builds_a_program_per_shape(tmp_path):
+    """InputSpec.from_tensor / from_numpy take the example's shapes; another batch builds another program."""
+    from conformance.paths.paddle import spec_from_examples
+
+    xs, d, use_act, n = spec_from_examples(_ctx(_model(), tmp_path))
+    assert [(s.name, list(s.shape)) for s in xs] == [("xs.0", [2, 3]), ("xs.1", [2, 3])]
+    assert {k: list(s.shape) for k, s in d.items()} == {"a": [2, 3], "b": [3]} and (use_act, n) == (True, 1)
+    record = check(_case(_model()), PATHS["paddle.to_static_spec_from_tensor"])
+    assert _by_role(record)["batch"] == "pass"
+    programs = {e["role"]: e["counters"]["programs"] for e in record["detail"]["inputs"]}
+    assert programs["example"] == programs["values"] == 1 and programs["batch"] == 2
+
+
+def test_one_save_holds_both_methods_and_the_second_is_run(tmp_path):
+    from conformance.paths.paddle import METHOD, load_with_method
+
+    loaded = load_with_method(_ctx(_model(), tmp_path))
+    assert {f.name for f in tmp_path.glob("*.json")} == {"model.json", f"model.{METHOD}.json"}
+    assert callable(getattr(loaded, METHOD))
+
+
+def test_a_loaded_method_answering_for_other_inputs_is_a_mismatch():
+    record = check(_case(_model(), other_kwargs=False), PATHS["paddle.planted_method_other_inputs"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+def test_a_saved_function_without_parameters_runs_and_with_parameters_is_refused():
+    body = (Get("v0", "x"), If(TensorCond("v0", "sum", ">", 0.0), (OpStmt("v0", "tanh", ("v0",)),)),
+            OpStmt("v1", "mul", ("v0", "v0")))
+    case = _case(_program(body, OutSeq("tuple", (OutVar("v0"), OutVar("v1")))), other_kwargs=False)
+    assert check(case, PATHS["paddle.jit_save_function"])["outcome"] == "pass"
+    for planted in planted_paddle.PERTURBED_WITHOUT_PARAMETERS:
+        assert check(case, planted)["outcome"] == "mismatch", planted.id
+    record = check(_case(_model()), PATHS["paddle.jit_save_function"])
+    assert record["outcome"] == "unsupported" and "not the parameters" in record["detail"]["limitation"]
+
+
+def test_a_onednn_predictor_dropping_an_addition_is_a_mismatch():
+    record = check(_case(_model(), other_kwargs=False), PATHS["paddle.planted_onednn_drops_add"])
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+
+
+def test_the_existing_inference_path_is_the_onednn_one():
+    """Paddle Inference's default on the CPU is oneDNN: ``paddle.inference`` keeps meaning what it meant."""
+    import paddle
+
+    assert paddle.inference.Config().onednn_enabled()
+    assert "oneDNN" in PATHS["paddle.inference"].description
+    assert PATHS["paddle.inference_no_onednn"].devices == ("cpu",)
+
+
+@pytest.mark.parametrize("mode", ["grad", "train"])
+def test_a_loaded_layer_is_fine_tuned_on_its_own_parameters(mode):
+    """Gradients and optimizer steps reach the loaded layer's parameters (found by the saved names); on the
+    eager model's tensors instead, the planted path gets none."""
+    from .test_training import detached_program
+
+    case = Case(detached_program(), (InputSet("example", 2, 1), InputSet("values", 3, 2)))
+    record = check(case, PATHS["paddle.jit_save"], mode=mode)
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    planted = check(case, PATHS["paddle.planted_fine_tuned_eager_tensors"], mode=mode)
+    assert planted["outcome"] == "mismatch", planted["detail"]["message"]
+    if mode == "grad":
+        assert "no gradient (None) where eager has one" in planted["detail"]["message"]
+
+
+def test_known_bug_a_loaded_layer_trains_with_its_inference_program():
+    """Saved in train(): batch norm and dropout come back with is_test=true, in train() too."""
+    from .test_training import batch_norm_program
+
+    case = Case(batch_norm_program(), (InputSet("example", 1, 11),))
+    record = check(case, PATHS["paddle.jit_save"], mode="train")
+    assert record["outcome"] == "conversion_error", record["detail"]["message"]
+    assert "pd_op.batch_norm_" in record["detail"]["message"] and "is_test" in record["detail"]["known_issue"]
+    assert check(Case(batch_norm_program(training=False), case.inputs), PATHS["paddle.jit_save"],
+                 mode="train")["outcome"] == "pass"
+
+
+def _parameter_free_case() -> Case:
+    """A list input, a dynamic dim, a kwarg and a branch on a tensor; no parameters (a saved function keeps none)."""
+    b3 = TensorSpec(("B", 3))
+    body = (Get("v0", "xs", (0,)), Get("v1", "xs", (1,)), OpStmt("v2", "mul", ("v0", "v1")),
+            If(KwargCond("use_act", "truth"), (OpStmt("v2", "tanh", ("v2",)),)),
+            If(TensorCond("v2", "sum", ">", 0.0), (OpStmt("v2", "neg", ("v2",)),)), OpStmt("v3", "sigmoid", ("v0",)))
+    program = Program(seed=4, inputs=(Input("xs", SeqSpec("list", (b3, b3))),),
+                      kwargs=(Kwarg("use_act", "bool", True, (True, False)),), params=(), body=body,
+                      output=OutSeq("tuple", (OutVar("v2"), OutVar("v3"))))
+    return Case(program, (InputSet("example", 2, 0, (("use_act", True),)), InputSet("batch", 4, 1, (("use_act", True),))))
+
+
+@pytest.mark.parametrize("name", ["to_static_build_strategy", "to_static_spec_from_tensor", "jit_save_methods",
+                                  "jit_save_function", "inference_no_onednn", "to_static_amp"])
+def test_the_reproducer_of_each_new_path_agrees_with_eager(name, tmp_path):
+    """Each new path's repro.py (conformance triage) converts as the path does: it agrees with eager."""
+    import paddle
+
+    from conformance.triage import Bucket, signature, write_bucket
+
+    if name == "to_static_amp" and not paddle.base.core.supports_bfloat16():
+        pytest.skip("the bfloat16 program would abort on this CPU (no oneDNN bf16 support)")
+    case = _parameter_free_case()
+    rec = check(case, PATHS[f"paddle.{name}"])
+    assert rec["outcome"] == "pass", rec["detail"]["message"]
+    bucket = Bucket(signature(dict(rec, outcome="mismatch")).with_program(case.program), [rec], case,
+                    {**rec, "detail": {"inputs": [{"index": 1, "outcome": "mismatch"}]}})
+    write_bucket(bucket, tmp_path / "b", verify=True)
+    assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
+    assert f"OK: paddle.{name} agrees with eager" in bucket.repro["output_tail"]

@@ -1,6 +1,8 @@
-"""PaddlePaddle conversion paths: dygraph (the reference), ``paddle.jit.to_static`` (AST transcription
-and SOT bytecode translation), ``paddle.jit.save`` then ``paddle.jit.load``, a Paddle Inference
-predictor on the saved model, and ``paddle.onnx.export`` (paddle2onnx) run on onnxruntime.
+"""PaddlePaddle conversion paths: dygraph (the reference), ``paddle.jit.to_static`` (AST transcription,
+also with a ``BuildStrategy``, under ``paddle.amp.auto_cast``, or with an ``input_spec`` taken from the
+example tensors; and SOT bytecode translation), ``paddle.jit.save`` then ``paddle.jit.load`` (of a
+layer's ``forward``, of a second method of it, of a plain function), a Paddle Inference predictor on the
+saved model (with oneDNN and without), and ``paddle.onnx.export`` (paddle2onnx) run on onnxruntime.
 
 Every path that builds a static program is given the ``input_spec`` a user writes by hand for the
 model (:func:`input_spec`): nested lists, tuples and dicts of ``InputSpec``, ``None`` for the dynamic
@@ -20,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from types import SimpleNamespace
 from typing import Optional
 
 os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would crowd the captured output
@@ -27,8 +30,8 @@ os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
-from ..case import flatten, map_tree  # noqa: E402
-from ..ir import DYNAMIC, DictSpec, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
+from ..case import flatten, map_tree, unflatten  # noqa: E402
+from ..ir import DYNAMIC, DictSpec, Out, OutDict, OutSeq, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
 from . import FRAMEWORKS, Autograd, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register  # noqa: E402
 from .ort import OrtModel  # noqa: E402
 
@@ -214,16 +217,125 @@ def _clear_sot_cache() -> None:
     OpcodeExecutorCache().clear()
 
 
-def _to_static(full_graph: bool):
+def _to_static(full_graph: bool, build_strategy=None, spec=None):
+    """``paddle.jit.to_static`` of the model: AST (``full_graph``) with the hand-written :func:`input_spec`, or
+    ``spec(ctx)``'s; or SOT. ``build_strategy``: makes the ``BuildStrategy`` to convert with (None: Paddle's)."""
     def convert(ctx: ConvertContext):
         # SOT ignores input_spec (it warns so) and guards on what it sees instead: given only to AST.
-        spec = input_spec(ctx.program, ctx.kwargs, ctx.tensor_names) if full_graph else None
-        if not full_graph:
+        if full_graph:
+            specs = spec(ctx) if spec else input_spec(ctx.program, ctx.kwargs, ctx.tensor_names)
+        else:
+            specs = None
             _clear_sot_cache()
-        static = paddle.jit.to_static(ctx.model, input_spec=spec, full_graph=full_graph)
+        static = paddle.jit.to_static(ctx.model, input_spec=specs, full_graph=full_graph,
+                                      build_strategy=build_strategy() if build_strategy else None)
         _call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
         return static
     return convert
+
+
+def _fusing_strategy():
+    """A ``BuildStrategy`` that fuses an elementwise add with the activation after it and accumulates
+    gradients in place (``addto``). Paddle 3's PIR runner of to_static keeps the strategy but applies
+    neither (only the legacy-IR runner did: ``add_build_strategy_for`` in dy2static/partial_program.py)."""
+    strategy = paddle.static.BuildStrategy()
+    strategy.fuse_elewise_add_act_ops = True
+    strategy.enable_addto = True
+    return strategy
+
+
+def spec_from_examples(ctx: ConvertContext) -> list:
+    """The ``input_spec`` taken from the example inputs: ``InputSpec.from_tensor`` for a tensor argument,
+    ``InputSpec.from_numpy`` of its values for a tensor nested in a list, tuple or dict; the example's
+    shapes, batch included, are fixed. Non-tensor arguments are their values, as in :func:`input_spec`."""
+    names = iter(ctx.tensor_names)
+
+    def spec(value, nested: bool):
+        if isinstance(value, paddle.Tensor):
+            name = next(names)
+            return (paddle.static.InputSpec.from_numpy(value.numpy(), name=name) if nested
+                    else paddle.static.InputSpec.from_tensor(value, name=name))
+        if isinstance(value, dict):
+            return {k: spec(v, True) for k, v in value.items()}
+        return type(value)(spec(v, True) for v in value)
+
+    return [spec(a, False) for a in ctx.args] + [ctx.kwargs[k.name] for k in ctx.program.kwargs]
+
+
+def _programs(static) -> dict:
+    """How many programs a to_static layer has built (one per call signature its input_spec does not cover)."""
+    return {"programs": len(static.forward.program_cache)}
+
+
+# ------------------------------------------------------------------ callers of the model (AMP, a plain function)
+
+#: What ``paddle.to_static_amp`` computes in: ``paddle.amp.auto_cast``'s O1 (white-listed operators such as
+#: matmul in bfloat16, the rest in float32) with bfloat16, the reduced dtype Paddle supports on the CPU.
+AMP = {"level": "O1", "dtype": "bfloat16"}
+
+_CALLERS = '''"""Callers of a model with forward's parameters spelled out, as to_static needs them (it refuses
+``*args`` with an input_spec, and reads the source from a file); written by conformance."""
+
+import paddle
+
+
+class AutoCast(paddle.nn.Layer):
+    """The model called under paddle.amp.auto_cast inside the converted forward, where Paddle builds the
+    reduced-precision program on every device (around a call, on the CPU, it does nothing but warn)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, {params}):
+        with paddle.amp.auto_cast(level={level!r}, dtype={dtype!r}):
+            out = self.model({params})
+        return out
+
+
+def function_of(model):
+    """A plain function of the model's inputs that calls it: the layer is a closure variable."""
+    def apply({params}):
+        return model({params})
+    return apply
+'''
+
+
+def _callers_source(params: str) -> str:
+    return _CALLERS.format(params=params, **AMP)
+
+
+def _callers(program: Program):
+    """The module of :data:`_CALLERS` for ``program``'s forward (its input names, then its kwarg names)."""
+    from ..render import cache_dir, load_source
+
+    params = ", ".join([i.name for i in program.inputs] + [k.name for k in program.kwargs])
+    return load_source(_callers_source(params), cache_dir() / "paddle" / program.id / "callers.py",
+                       f"conformance_paddle_callers_{program.id}")
+
+
+def _float32(out):
+    """Float outputs cast to float32, as a user compares a reduced-precision model's with an fp32 one's."""
+    return map_tree(lambda t: t.astype("float32") if isinstance(t, paddle.Tensor) and t.is_floating_point() else t,
+                    out)
+
+
+def amp_static(ctx: ConvertContext):
+    """The model under :data:`AMP` auto_cast converted by AST to_static with its input_spec, the program built
+    (not run)."""
+    static = paddle.jit.to_static(_callers(ctx.program).AutoCast(ctx.model),
+                                  input_spec=input_spec(ctx.program, ctx.kwargs, ctx.tensor_names), full_graph=True)
+    static.forward.concrete_program  # noqa: B018 - builds the program: transcription errors are conversion errors
+    return static
+
+
+def _to_static_amp(ctx: ConvertContext):
+    static = amp_static(ctx)
+    if ctx.device == "cpu" and not paddle.base.core.supports_bfloat16():
+        raise RuntimeError("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is False): "
+                           "running the bfloat16 program would abort the process")
+    _call(static, ctx.args, ctx.kwargs)
+    return lambda *args, **kwargs: _float32(static(*args, **kwargs))
 
 
 # ------------------------------------------------------------------ jit.save, Paddle Inference, paddle2onnx
@@ -250,20 +362,106 @@ class _Flat:
         return FlatOutputs(_to_numpy(t) for t in (out if isinstance(out, (list, tuple)) else [out]))
 
 
+def _structure(out: Out):
+    """The nest of ``forward``'s outputs (None for each tensor), to rebuild it from a flat list."""
+    if isinstance(out, OutSeq):
+        items = [_structure(i) for i in out.items]
+        return items if out.kind == "list" else tuple(items)
+    if isinstance(out, OutDict):
+        return {k: _structure(v) for k, v in out.items}
+    return None
+
+
+class _FineTuned:
+    """A loaded layer being fine-tuned (``grad`` and ``train`` modes): flat tensors in, the outputs as tensors in
+    ``forward``'s nest (for the loss head), and its own copies of the parameters and buffers, which
+    :mod:`conformance.training` finds in :attr:`own_state` by the program's names."""
+
+    def __init__(self, layer, ctx: ConvertContext):
+        self.layer = layer
+        self.structure = _structure(ctx.program.output)
+        #: the loaded tensor of each program parameter and buffer, by the name of the saved one (a tensor the
+        #: program does not use was not saved: the eager model's, which no gradient or step reaches either)
+        loaded = {name: getattr(layer, attr) for name, attr in layer._persistable_var_name_dict.items()}
+        eager = {q.name: getattr(ctx.model, q.name) for q in ctx.program.params}
+        self.own_state = SimpleNamespace(**{n: loaded.get(t.name, t) for n, t in eager.items()})
+
+    def __call__(self, *args, **kwargs):
+        out = self.layer(*flatten(list(args)))
+        return unflatten(self.structure, list(out) if isinstance(out, (list, tuple)) else [out])
+
+
+_IS_TEST = re.compile(r'"(pd_op\.\w+)" \(.*is_test:true')
+
+
 def _jit_load(ctx: ConvertContext):
-    return _Flat(paddle.jit.load(_save(ctx)))
+    """The saved model loaded; in ``grad`` and ``train`` modes put in ``train()`` to be fine-tuned (in ``eval()`` a
+    loaded layer runs its program without a backward)."""
+    layer = paddle.jit.load(_save(ctx))
+    if ctx.mode == "infer":
+        return _Flat(layer)
+    layer.train()
+    if ctx.model.training:
+        inference_ops = sorted(set(_IS_TEST.findall(str(layer.program()))))
+        if inference_ops:
+            raise RuntimeError(f"the layer loaded in train() runs {', '.join(inference_ops)} with is_test=true: "
+                               f"jit.save wrote them for inference although the model was saved in train()")
+    return _FineTuned(layer, ctx)
 
 
-def _inference(ctx: ConvertContext):
-    prefix = _save(ctx)
-    config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
-    if ctx.device == "cuda":
-        config.enable_use_gpu(256, 0)
-    else:
-        config.disable_gpu()
-        config.set_cpu_math_library_num_threads(1)
-    config.disable_glog_info()
-    return _Predictor(paddle.inference.create_predictor(config), ctx.tensor_names)
+#: The second method of ``paddle.jit_save_methods``.
+METHOD = "infer"
+
+
+def _with_method(ctx: ConvertContext, spec: list):
+    """A copy of the model whose class has a second to_static method, :data:`METHOD`: forward's own function
+    under another name, converted with the same input_spec."""
+    cls = type(ctx.model)
+    both = type(cls.__name__, (cls,), {METHOD: paddle.jit.to_static(cls.forward, input_spec=spec, full_graph=True)})
+    model = _prepare(both(), ctx.device, False)
+    model.set_state_dict(ctx.model.state_dict())
+    _set_training(model, ctx.model.training)
+    return model
+
+
+def load_with_method(ctx: ConvertContext):
+    """One ``paddle.jit.save`` of a layer with ``forward`` and :data:`METHOD` (files ``model.json`` and
+    ``model.infer.json``), loaded."""
+    spec = input_spec(ctx.program, ctx.kwargs, ctx.tensor_names)
+    model = _with_method(ctx, spec)
+    prefix = str(ctx.workdir / "model")
+    paddle.jit.save(paddle.jit.to_static(model, input_spec=spec, full_graph=True), prefix)
+    return paddle.jit.load(prefix)
+
+
+def _jit_load_method(ctx: ConvertContext):
+    return _Flat(getattr(load_with_method(ctx), METHOD))
+
+
+def _jit_load_function(ctx: ConvertContext):
+    """``paddle.jit.save`` of a to_static plain function of the inputs that calls the layer (a closure), loaded."""
+    spec = input_spec(ctx.program, ctx.kwargs, ctx.tensor_names)
+    prefix = str(ctx.workdir / "function")
+    paddle.jit.save(paddle.jit.to_static(_callers(ctx.program).function_of(ctx.model), input_spec=spec,
+                                         full_graph=True), prefix)
+    return _Flat(paddle.jit.load(prefix))
+
+
+def _inference(onednn: bool):
+    """A Paddle Inference predictor on the saved model; on the CPU with oneDNN (Paddle Inference's default) or
+    without (Paddle's own CPU kernels)."""
+    def convert(ctx: ConvertContext):
+        prefix = _save(ctx)
+        config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+        if ctx.device == "cuda":
+            config.enable_use_gpu(256, 0)
+        else:
+            config.disable_gpu()
+            config.set_cpu_math_library_num_threads(1)
+            config.enable_onednn() if onednn else config.disable_onednn()
+        config.disable_glog_info()
+        return _Predictor(paddle.inference.create_predictor(config), ctx.tensor_names)
+    return convert
 
 
 class _Predictor:
@@ -411,6 +609,73 @@ def convert(model, args, kwargs):
     return static
 '''
 
+_REPRO_BUILD_STRATEGY = _REPRO_INPUT_SPEC + '''
+
+def convert(model, args, kwargs):
+    strategy = paddle.static.BuildStrategy()
+    strategy.fuse_elewise_add_act_ops = True
+    strategy.enable_addto = True
+    static = paddle.jit.to_static(model, input_spec=input_spec(args, kwargs), build_strategy=strategy,
+                                  full_graph=True)
+    call(static, args, kwargs)  # convert now
+    return static
+'''
+
+_REPRO_SPEC_FROM_TENSOR = '''
+def input_spec(args, kwargs):
+    """InputSpec.from_tensor for a tensor argument, InputSpec.from_numpy for a nested one (fixed shapes),
+    then the non-tensor arguments as values."""
+    names = iter(LEAF_NAMES)
+
+    def spec(value, nested):
+        if isinstance(value, paddle.Tensor):
+            name = next(names)
+            if nested:
+                return paddle.static.InputSpec.from_numpy(value.numpy(), name=name)
+            return paddle.static.InputSpec.from_tensor(value, name=name)
+        if isinstance(value, dict):
+            return {k: spec(v, True) for k, v in value.items()}
+        return type(value)(spec(v, True) for v in value)
+
+    return [spec(a, False) for a in args] + list(kwargs.values())
+
+
+def convert(model, args, kwargs):
+    static = paddle.jit.to_static(model, input_spec=input_spec(args, kwargs), full_graph=True)
+    call(static, args, kwargs)  # convert now
+    return static
+'''
+
+_REPRO_CALLERS = _REPRO_INPUT_SPEC + """
+
+CALLERS = '''""" + _callers_source("{params}") + """'''
+
+
+def callers(kwargs):
+    \"\"\"The callers of the model with forward's parameters spelled out, written beside this file and imported
+    (to_static refuses *args with an input_spec, and reads the source from a file).\"\"\"
+    import importlib.util
+
+    path = os.path.join(HERE, "callers.py")
+    with open(path, "w") as f:
+        f.write(CALLERS.format(params=", ".join(ARG_NAMES + list(kwargs))))
+    spec = importlib.util.spec_from_file_location("callers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+"""
+
+_REPRO_AMP = _REPRO_CALLERS + '''
+
+def convert(model, args, kwargs):
+    static = paddle.jit.to_static(callers(kwargs).AutoCast(model), input_spec=input_spec(args, kwargs),
+                                  full_graph=True)
+
+    def run(*args, **kwargs):  # float outputs cast to float32
+        return [t.astype("float32") if t.is_floating_point() else t for t in flatten(static(*args, *kwargs.values()))]
+    return run
+'''
+
 _REPRO_SOT = '''
 def convert(model, args, kwargs):
     static = paddle.jit.to_static(model, full_graph=False)
@@ -425,12 +690,37 @@ def convert(model, args, kwargs):
     return lambda *args, **kwargs: loaded(*flatten(list(args)))  # flat tensors; kwargs were fixed when saving
 '''
 
-_REPRO_INFERENCE = _REPRO_SAVE + '''
+_REPRO_JIT_LOAD_METHOD = _REPRO_INPUT_SPEC + '''
+
+def convert(model, args, kwargs):
+    spec = input_spec(args, kwargs)
+    both = type("Model", (Model,), {{"{method}": paddle.jit.to_static(Model.forward, input_spec=spec, full_graph=True)}})()
+    both.set_state_dict(model.state_dict())
+    both.eval()
+    prefix = os.path.join(HERE, "saved", "model")
+    paddle.jit.save(paddle.jit.to_static(both, input_spec=spec, full_graph=True), prefix)  # model.json, model.{method}.json
+    loaded = paddle.jit.load(prefix)
+    return lambda *args, **kwargs: loaded.{method}(*flatten(list(args)))  # flat tensors; kwargs fixed when saving
+'''.format(method=METHOD)
+
+_REPRO_JIT_LOAD_FUNCTION = _REPRO_CALLERS + '''
+
+def convert(model, args, kwargs):
+    prefix = os.path.join(HERE, "saved", "function")
+    paddle.jit.save(paddle.jit.to_static(callers(kwargs).function_of(model), input_spec=input_spec(args, kwargs),
+                                         full_graph=True), prefix)
+    loaded = paddle.jit.load(prefix)
+    return lambda *args, **kwargs: loaded(*flatten(list(args)))  # flat tensors; kwargs fixed when saving
+'''
+
+
+_REPRO_PREDICTOR = '''
 
 def convert(model, args, kwargs):
     prefix = save(model, args, kwargs)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     config.disable_gpu()
+    config.{onednn}()
     predictor = paddle.inference.create_predictor(config)
 
     def run(*args, **kwargs):  # fed by input name; kwargs were fixed when saving
@@ -444,6 +734,12 @@ def convert(model, args, kwargs):
         return [predictor.get_output_handle(name).copy_to_cpu() for name in predictor.get_output_names()]
     return run
 '''
+
+
+
+def _repro_inference(onednn: bool) -> str:
+    return _REPRO_SAVE + _REPRO_PREDICTOR.format(onednn="enable_onednn" if onednn else "disable_onednn")
+
 
 _REPRO_ONNX = _REPRO_INPUT_SPEC + '''
 
@@ -548,24 +844,92 @@ _CSE_UNREGISTERED_OP = Limitation(
     "loop (not minimised)", r"pd_op\.\w+ is not registered in the table", phase="run", outcome=None,
     versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes")
 _STATIC_TRAINING = (_EVAL_NO_GRADIENTS, _UNUSED_INPUT_ZERO_GRADIENT, _WHILE_BACKWARD, _CSE_UNREGISTERED_OP)
+_EARLY_RETURN_BEFORE_WHILE = Limitation(
+    "known bug: `if x.mean() < -0.5: return x`, then `while i < 1 and x.max() > 0.5: i += 1`, `return x`: an AST "
+    "to_static program run with autograd (train(), an input that needs a gradient) fails in its forward "
+    "('DenseTensor shouldn't be null', in pd_op.if); SOT and dygraph run it",
+    r"DenseTensor shouldn't be null.*pd_op\.if", phase="run", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+_LOADED_WHILE_BACKWARD = Limitation(
+    "known bug: the backward of a loaded layer (jit.load, train()) through a while loop on a tensor condition "
+    "fails to build: ir_backward passes a None gradient to cf_yield(), e.g. `while i < 1 and y.sum() > -1.5: "
+    "i += 1; z = y + x; y = -y` (to_static fails on the same loop with 'The variable middle_0 should exist')",
+    r"cf_yield\(\): incompatible function arguments", phase="run", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+#: What autograd through an AST to_static program meets (SOT builds its programs otherwise).
+_AST_TRAINING = _STATIC_TRAINING + (_EARLY_RETURN_BEFORE_WHILE,)
 _SAVED = _STATIC + (_UNUSED_INPUT,)  # ... and every path through jit.save
 _ONNX = _SAVED + (_P2O_UNSUPPORTED_OP, _P2O_FULL_MEAN, _P2O_SOFTPLUS, _P2O_WHILE_COND_RANK)
+
+_AMP_NO_CPU_BF16 = Limitation(
+    "Paddle computes bfloat16 on the CPU only with oneDNN's bf16 kernels, which need AVX512 "
+    "(paddle.base.core.supports_bfloat16()); on a CPU without them every bf16 operator of the program aborts the "
+    "process (onednn_op raises dnnl::error, then std::terminate), so the path refuses before running it",
+    r"this CPU has no oneDNN bfloat16 support", versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1); paddle/amp/auto_cast.py: amp on the CPU is off")
+_FUNCTION_PARAMETERS = Limitation(
+    "jit.save of a function saves its program, not the parameters it reads (documented: save the Layer instead); "
+    "with parameters, paddle 3 (PIR) fails with an UnboundLocalError on `state_var_dict` instead",
+    r"UnboundLocalError: cannot access local variable 'state_var_dict'", versions=">=3.0",
+    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html (Note); "
+              "paddle/jit/api.py save(); found by conformance 2026-11-21 (paddle 3.3.1)")
+_LOADED_TRAINS_AS_INFERENCE = Limitation(
+    "known bug: a layer loaded with paddle.jit.load and put in train() runs the saved inference program: batch norm "
+    "on its running statistics (is_test=true) and dropout off, though the model was saved in train() and the "
+    "TranslatedLayer docs say it trains like a Layer; the legacy TranslatedLayer switched is_test off for "
+    "training (_change_is_test_status), paddle 3's PIR one does not. The path refuses rather than compare",
+    r"with is_test=true: jit\.save wrote them for inference", outcome=None, versions=">=3.0",
+    reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes")
+
+_STATIC_NOTE = "(AST, the hand-written input_spec) " + _SAVE_NOTE
 
 register(
     PathRecord("paddle", "eager", "dygraph paddle.nn.Layer (the reference, on the chosen device)", _eager, _call,
                reference=True, modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static", "paddle.jit.to_static(full_graph=True, input_spec=...) (AST) " + _SAVE_NOTE,
-               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC + _STATIC_TRAINING,
+               _to_static(True), _call, specializes=frozenset({"kwargs"}), limitations=_STATIC + _AST_TRAINING,
                repro=_REPRO_AST, modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_sot", "paddle.jit.to_static(full_graph=False) (SOT bytecode translation)",
                _to_static(False), _call, limitations=(_SELF_NAME,) + _STATIC_TRAINING, repro=_REPRO_SOT,
                modes=_AUTOGRAD_MODES),
-    PathRecord("paddle", "jit_save", "paddle.jit.save, then paddle.jit.load (flat tensors in, flat list out) "
-               + _SAVE_NOTE, _jit_load, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED,
-               repro=_REPRO_JIT_LOAD),
-    PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model " + _SAVE_NOTE,
-               _inference, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY, _PREDICTOR_REORDER),
-               repro=_REPRO_INFERENCE),
+    PathRecord("paddle", "to_static_build_strategy", "paddle.jit.to_static(build_strategy=BuildStrategy("
+               "fuse_elewise_add_act_ops=True, enable_addto=True)) " + _STATIC_NOTE + "; paddle 3's PIR runner applies "
+               "neither option, so there it checks what to_static does, and is not in default campaigns",
+               _to_static(True, build_strategy=_fusing_strategy), _call, specializes=frozenset({"kwargs"}),
+               limitations=_STATIC + _AST_TRAINING, repro=_REPRO_BUILD_STRATEGY, modes=_AUTOGRAD_MODES,
+               default=not paddle.framework.use_pir_api()),
+    PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) inside "
+               "a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against fp32 "
+               "eager with the bfloat16 tolerance rule", _to_static_amp, _call, specializes=frozenset({"kwargs"}),
+               limitations=_STATIC + (_AMP_NO_CPU_BF16,), repro=_REPRO_AMP, precision=AMP["dtype"]),
+    PathRecord("paddle", "to_static_spec_from_tensor", "paddle.jit.to_static(full_graph=True) with the input_spec "
+               "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, batch "
+               "included, fixed; a call with other shapes builds a program for them (counter: programs) "
+               + _SAVE_NOTE, _to_static(True, spec=spec_from_examples), _call, specializes=frozenset({"kwargs"}),
+               limitations=_STATIC, repro=_REPRO_SPEC_FROM_TENSOR, counters=_programs),
+    PathRecord("paddle", "jit_save", "paddle.jit.save, then paddle.jit.load (flat tensors in, flat list out; in grad "
+               "and train modes the loaded layer is fine-tuned in train(), its own parameters) " + _SAVE_NOTE,
+               _jit_load, _run, specializes=frozenset({"kwargs"}),
+               limitations=_SAVED + _AST_TRAINING + (_LOADED_WHILE_BACKWARD, _LOADED_TRAINS_AS_INFERENCE),
+               repro=_REPRO_JIT_LOAD,
+               modes=_AUTOGRAD_MODES),
+    PathRecord("paddle", "jit_save_methods", f"one paddle.jit.save of a Layer with forward and a second to_static "
+               f"method {METHOD!r} (forward's function under another name), then the loaded layer's {METHOD} (its own "
+               f"file, model.{METHOD}.json); the loaded forward is what jit_save checks " + _SAVE_NOTE,
+               _jit_load_method, _run, specializes=frozenset({"kwargs"}), limitations=_SAVED,
+               repro=_REPRO_JIT_LOAD_METHOD),
+    PathRecord("paddle", "jit_save_function", "paddle.jit.save of a to_static plain function of the inputs that calls "
+               "the layer (a closure), then paddle.jit.load " + _SAVE_NOTE, _jit_load_function, _run,
+               specializes=frozenset({"kwargs"}), limitations=_SAVED + (_FUNCTION_PARAMETERS,),
+               repro=_REPRO_JIT_LOAD_FUNCTION),
+    PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model (on the CPU with oneDNN, "
+               "Paddle Inference's default) " + _SAVE_NOTE, _inference(True), _run, specializes=frozenset({"kwargs"}),
+               limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY, _PREDICTOR_REORDER),
+               repro=_repro_inference(True)),
+    PathRecord("paddle", "inference_no_onednn", "Paddle Inference predictor on the jit.save'd model, on the CPU with "
+               "oneDNN off (config.disable_onednn(): Paddle's own CPU kernels) " + _SAVE_NOTE, _inference(False), _run,
+               specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY),
+               repro=_repro_inference(False), devices=("cpu",)),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on onnxruntime "
                + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_ONNX,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy"), repro=_REPRO_ONNX),
