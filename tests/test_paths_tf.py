@@ -407,6 +407,18 @@ def test_a_model_of_your_own_converts_with_a_graph_builder_of_its_own(tmp_path):
     assert without.outcome == "unsupported" and "build_graph" in without.message
 
 
+def test_known_bug_x_plus_x_in_a_tf1_cond_branch_is_dead_under_grappler():
+    """tensorflow 2.21: `tf.cond(pred, lambda: x + x, lambda: x)` with TF1 control flow fails in a session where the
+    branch is taken; an unexpected pass means it was fixed upstream (drop the known-bug record _TF1_COND_X_PLUS_X
+    of conformance/paths/tf.py)."""
+    program = Program(seed=11, inputs=(Input("x", TensorSpec(("B", 3))),), kwargs=(), params=(),
+                      body=(Get("v0", "x"), If(TensorCond("v0", "sum", ">", -100.0), (OpStmt("v0", "add", ("v0", "v0")),))),
+                      output=OutVar("v0"))
+    record = check(Case(program, (InputSet("example", 3, 1),)), PATHS["tf.session"])
+    assert record["outcome"] == "runtime_error", f"fixed upstream? {record['outcome']}: {record['detail']['message']}"
+    assert "arithmetic optimizer" in record["detail"]["known_issue"]
+
+
 def _linear_loop_program() -> Program:
     """A linear layer, then a while loop that always runs its two iterations (tanh): every input and weight
     reaches the output."""
@@ -429,6 +441,7 @@ def test_the_tf1_graph_differentiates_as_eager_does():
 @settings(max_examples=8, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 @given(case=cases())
 def test_the_tf1_graph_agrees_with_eager_on_generated_programs(case):
+    """(oracles/test_tf_parity.py checks every path on more programs.)"""
     record = check(case, PATHS["tf.session"])
-    assert record["outcome"] in {"pass", "expected_divergence", "discarded"}, (record["detail"]["message"],
-                                                                              json.dumps(case.to_dict()))
+    assert record["outcome"] in {"pass", "expected_divergence", "discarded"} or "known_issue" in record["detail"], (
+        record["outcome"], record["detail"]["message"], json.dumps(case.to_dict()))

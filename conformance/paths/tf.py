@@ -594,6 +594,13 @@ _TRACED_LIMITATIONS = (_SHAPE_NONE, _PYTHON_LOOP_BREAK, _LOOP_SHAPE_INVARIANT)
 _NO_GRAPH_BUILDER = Limitation(
     "tf.session runs the model's TF1 graph, which the model's module builds in build_graph(model, *inputs, **kwargs): "
     "generated models have one, a model of your own needs one written beside it", r"defines no build_graph")
+_TF1_COND_X_PLUS_X = Limitation(
+    "known bug: in a TF1 graph (TF1 control flow, Switch/Merge), grappler's arithmetic optimizer, on by default in a "
+    "session, breaks a tf.cond branch that adds a tensor from outside the branch to itself (`lambda: x + x`, also "
+    "tf.add_n([x, x])): where that branch is taken the cond's output is dead and the session fails with 'Retval[0] "
+    "does not have value' (control flow v2, or rewrite_options.arithmetic_optimization OFF, avoids it)",
+    r"Retval\[\d+\] does not have value", phase="run", outcome=None, versions=">=2.21",
+    reference="found by conformance 2026-11-21 (tensorflow 2.21.0)")
 _GRAPH_RETURN_IN_LOOP = Limitation(
     "the TF1 graph conformance writes does not express a return inside a loop that runs as a tf.while_loop (a while "
     "on a tensor, or a for with a break, continue or return under a tensor condition); AutoGraph does, with flags "
@@ -647,6 +654,6 @@ register(
     PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
                "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
                "graph is built)", _session, _run,
-               limitations=(_NO_GRAPH_BUILDER, _GRAPH_RETURN_IN_LOOP, _GRAPH_ZERO_GRADIENT),
+               limitations=(_NO_GRAPH_BUILDER, _GRAPH_RETURN_IN_LOOP, _TF1_COND_X_PLUS_X, _GRAPH_ZERO_GRADIENT),
                specializes=frozenset({"kwargs"}), repro=_REPRO_SESSION, modes=frozenset({"infer", "grad"})),
 )
