@@ -421,12 +421,6 @@ def convert(model, args, kwargs):
 # ------------------------------------------------------------------ TF1 graph in a Session
 
 
-def _placeholders(signature: list) -> list:
-    """``tf.compat.v1.placeholder``s nested as the input signature is (in the default graph)."""
-    return tf.nest.map_structure(lambda spec: tf.compat.v1.placeholder(spec.dtype, spec.shape, name=spec.name),
-                                 signature)
-
-
 @contextlib.contextmanager
 def _tf1_control_flow():
     """Build ``tf.cond`` and ``tf.while_loop`` as TF1 did (``Switch``/``Merge``, ``Enter``/``Exit``; their gradients
@@ -461,7 +455,8 @@ class Session:
         self.graph = tf.Graph()
         self.device = device
         with _tf1_control_flow(), self.graph.as_default(), _device(device):
-            self.inputs = _placeholders(signature)
+            self.inputs = tf.nest.map_structure(
+                lambda spec: tf.compat.v1.placeholder(spec.dtype, spec.shape, name=spec.name), signature)
             self.model = type(model)()
             if hasattr(model, "training"):  # train() or eval(): a Python value when the graph is built
                 self.model.training = model.training
