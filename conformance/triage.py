@@ -75,13 +75,19 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
 
 def _essence(message: str) -> str:
     """The line of an error message that says what went wrong: for an exporter's error that wraps
-    another (torch.export's "## Exception summary"), the wrapped error, prefixed by the outer type."""
+    another (torch.export's "## Exception summary"), the wrapped error, prefixed by the outer type; for
+    Paddle's to_static ("In transformed code:", then the converted code's traceback), the error raised
+    in the converted code."""
     message = _ROLE_PREFIX.sub("", _ANSI.sub("", message or "").strip())
     outer = re.match(r"^([\w.]+):", message)
     wrapped = re.search(r"## Exception summary\s*\n\s*(\S.*)", message)
     if wrapped:
         return f"{outer.group(1)}: {wrapped.group(1)}" if outer else wrapped.group(1)
-    return next((line for line in message.splitlines() if line.strip()), "(no message)")
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith("In transformed code:"):
+        raised = [line for line in lines[1:] if re.match(r"[\w.]*(?:Error|Exception)\b", line)]
+        return raised[-1] if raised else lines[-1]
+    return lines[0] if lines else "(no message)"
 
 
 def failure_key(record: dict) -> str:

@@ -64,6 +64,23 @@ def test_export_errors_are_keyed_by_the_error_they_wrap():
     assert runtime == "RuntimeError: shape '[<n>, <n>]' is invalid"  # which input set showed it is not the key
 
 
+def test_paddle_to_static_errors_are_keyed_by_the_error_in_the_converted_code():
+    def transformed(inner):
+        return ("Dygraph2StaticException: In transformed code:\n\n    File \"/tmp/conformance-0/paddle/16967ae12fab/"
+                "model.py\", line 39, in forward\n\tif v5.sum() < 0.5:\n\n    " + inner + "\n")
+
+    refusal = failure_key(_record("conversion_error", transformed(
+        "paddle.jit.dy2static.utils.Dygraph2StaticException: python while pred change from bool to variable.")))
+    other = failure_key(_record("conversion_error", transformed(
+        "TypeError: create_forward.<locals>.forward() takes from 4 to 6 positional arguments but 7 were given")))
+    kernel = failure_key(_record("runtime_error", transformed(
+        "PreconditionNotMetError: Tensor holds no memory. Call Tensor::mutable_data firstly.\n      [Hint: holder_ "
+        "should not be null.]\n      [operator < pd_kernel.phi_kernel > error]  [operator < run_program > error]")))
+    assert kernel == "PreconditionNotMetError: Tensor holds no memory. Call Tensor::mutable_data firstly."
+    assert refusal == "paddle.jit.dy2static.utils.Dygraph2StaticException: python while pred change from bool to variable."
+    assert other.startswith("TypeError: create_forward") and other != refusal
+
+
 def test_a_mismatch_is_keyed_by_the_kind_of_divergence():
     def mismatch(kind, role="example", **extra):
         entry = {"role": role, "outcome": "mismatch", "report": {"kind": kind}, **extra}
