@@ -401,9 +401,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             flaky = _rerun_agrees(m, path, artifact, ctx, prep, ref, to_dev)  # nondeterministic, or wrong every time?
             entry.update(outcome="mismatch", flaky=flaky,
                          message=("flaky (a rerun agreed with eager): " if flaky else "") + report.summary())
-            lim = path.limitation_for(entry["message"], "compare", version)
-            if lim:  # a known bug: still a mismatch, named (the pytest suites xfail it)
-                entry["known_issue"] = f"{lim.reason} {lim.reference}".strip()
+        lim = path.limitation_for(entry["message"], "compare", version) if entry["outcome"] == "mismatch" else None
+        if lim:  # a known bug: still a mismatch, named (the pytest suites xfail it)
+            entry["known_issue"] = f"{lim.reason} {lim.reference}".strip()
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
     record["detail"]["inputs"] = per_input
     judged_entries = [e for e in per_input if e["outcome"] != "discarded"]

@@ -107,6 +107,23 @@ def test_specialisation_does_not_excuse_a_wrong_result():
     assert "differs even from eager replayed" in wrong["detail"]["message"]
 
 
+def test_a_known_bug_is_named_on_inputs_a_path_specialises_on_too():
+    """A mismatch against eager's replay (inputs the path specialises on) is named by a compare-phase
+    known-bug record like any other mismatch: it stays a mismatch, with the record's reason."""
+    import dataclasses
+
+    from conformance.paths import Limitation
+
+    p = _branch_program()
+    case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))
+    known = Limitation("known bug: planted, 1% off off the example", r"differs even from eager replayed|value",
+                       phase="compare", outcome=None)
+    path = dataclasses.replace(PATHS["torch.planted_trace_wrong"], limitations=(known,))
+    record = check(case, path)
+    assert record["outcome"] == "mismatch" and record["detail"]["inputs"][1]["outcome"] == "mismatch"
+    assert record["detail"]["inputs"][1]["known_issue"].startswith("known bug: planted")
+
+
 def test_export_refuses_data_dependent_branch_as_documented():
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))
