@@ -442,7 +442,8 @@ def _parameter_free_case() -> Case:
     program = Program(seed=4, inputs=(Input("xs", SeqSpec("list", (b3, b3))),),
                       kwargs=(Kwarg("use_act", "bool", True, (True, False)),), params=(), body=body,
                       output=OutSeq("tuple", (OutVar("v2"), OutVar("v3"))))
-    return Case(program, (InputSet("example", 2, 0, (("use_act", True),)), InputSet("batch", 4, 1, (("use_act", True),))))
+    kwargs = (("use_act", True),)
+    return Case(program, (InputSet("example", 2, 0, kwargs), InputSet("batch", 4, 1, kwargs)))
 
 
 @pytest.mark.parametrize("name", ["to_static_build_strategy", "to_static_spec_from_tensor", "jit_save_methods",
@@ -463,3 +464,32 @@ def test_the_reproducer_of_each_new_path_agrees_with_eager(name, tmp_path):
     write_bucket(bucket, tmp_path / "b", verify=True)
     assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
     assert f"OK: paddle.{name} agrees with eager" in bucket.repro["output_tail"]
+
+
+def _grad_case(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Case:
+    return Case(_program(body, output, inputs), (InputSet("example", 2, 1),))
+
+
+def test_known_bug_a_loaded_layer_cannot_build_the_backward_of_a_while_loop():
+    """while i < 1 and y.sum() > -1.5: i += 1; z = y + x; y = -y  (to_static's own bug here: middle_0)"""
+    from conformance.ir import While
+
+    body = (Get("v0", "x"), Get("v1", "y"),
+            While(TensorCond("v1", "sum", ">", -1.5), 1, "it0", (OpStmt("v2", "add", ("v1", "v0")),
+                                                                  OpStmt("v1", "neg", ("v1",)))))
+    case = _grad_case(body, OutSeq("tuple", (OutVar("v1"), OutVar("v0"))),
+                      (("x", TensorSpec((2, 3))), ("y", TensorSpec((2, 3)))))
+    record = check(case, PATHS["paddle.jit_save"], mode="grad")
+    assert record["outcome"] == "runtime_error" and "cf_yield" in record["detail"]["known_issue"]
+
+
+def test_known_bug_an_early_return_before_a_while_loop_fails_with_autograd():
+    """if x.mean() < -0.5: return x; while i < 1 and x.max() > 0.5: i += 1; return x"""
+    from conformance.ir import Return, While
+
+    body = (Get("v0", "x"), If(TensorCond("v0", "mean", "<", -0.5), (Return(OutVar("v0")),)),
+            While(TensorCond("v0", "amax", ">", 0.5), 1, "it0", ()))
+    case = _grad_case(body, OutVar("v0"))
+    assert check(case, PATHS["paddle.to_static_sot"], mode="grad")["outcome"] == "pass"
+    record = check(case, PATHS["paddle.jit_save"], mode="grad")
+    assert record["outcome"] == "runtime_error" and "DenseTensor" in record["detail"]["known_issue"]

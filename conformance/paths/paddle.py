@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Optional
 
@@ -385,6 +386,8 @@ class _FineTuned:
         loaded = {name: getattr(layer, attr) for name, attr in layer._persistable_var_name_dict.items()}
         eager = {q.name: getattr(ctx.model, q.name) for q in ctx.program.params}
         self.own_state = SimpleNamespace(**{n: loaded.get(t.name, t) for n, t in eager.items()})
+        #: the program's parameters and buffers that were not saved
+        self.unsaved = [n for n, t in eager.items() if t.name not in loaded]
 
     def __call__(self, *args, **kwargs):
         out = self.layer(*flatten(list(args)))
@@ -401,12 +404,17 @@ def _jit_load(ctx: ConvertContext):
     if ctx.mode == "infer":
         return _Flat(layer)
     layer.train()
+    tuned = _FineTuned(layer, ctx)
     if ctx.model.training:
         inference_ops = sorted(set(_IS_TEST.findall(str(layer.program()))))
         if inference_ops:
             raise RuntimeError(f"the layer loaded in train() runs {', '.join(inference_ops)} with is_test=true: "
                                f"jit.save wrote them for inference although the model was saved in train()")
-    return _FineTuned(layer, ctx)
+        buffers = sorted(set(tuned.unsaved) & {q.name for q in ctx.program.params if not q.trainable})
+        if buffers and ctx.mode == "train":  # compared after the steps
+            raise RuntimeError(f"the saved program does not update buffers {', '.join(buffers)} in train(): no "
+                               f"output needs the operator that updates them, so jit.save dropped it")
+    return tuned
 
 
 #: The second method of ``paddle.jit_save_methods``.
@@ -694,11 +702,13 @@ _REPRO_JIT_LOAD_METHOD = _REPRO_INPUT_SPEC + '''
 
 def convert(model, args, kwargs):
     spec = input_spec(args, kwargs)
-    both = type("Model", (Model,), {{"{method}": paddle.jit.to_static(Model.forward, input_spec=spec, full_graph=True)}})()
+    method = paddle.jit.to_static(Model.forward, input_spec=spec, full_graph=True)  # forward under another name
+    both = type("Model", (Model,), {{"{method}": method}})()
     both.set_state_dict(model.state_dict())
     both.eval()
     prefix = os.path.join(HERE, "saved", "model")
-    paddle.jit.save(paddle.jit.to_static(both, input_spec=spec, full_graph=True), prefix)  # model.json, model.{method}.json
+    # one save, two programs: model.json and model.{method}.json
+    paddle.jit.save(paddle.jit.to_static(both, input_spec=spec, full_graph=True), prefix)
     loaded = paddle.jit.load(prefix)
     return lambda *args, **kwargs: loaded.{method}(*flatten(list(args)))  # flat tensors; kwargs fixed when saving
 '''.format(method=METHOD)
@@ -788,6 +798,12 @@ _ALIAS_LOOP_EMPTY_OUTPUT = Limitation(
 _ALIAS_LOOP_NO_MEMORY = Limitation(
     _ALIAS_LOOP_EARLY_RETURN, r"Tensor holds no memory", phase="run", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+_ALIAS_LOOP_READ_AFTER = Limitation(
+    "known bug: `a = x + x; acc = a; while i < 3 and acc.max() < 0: acc = concat([acc, x], 3)`, then `a` read "
+    "again (`b = concat([a, a], 1)`): the converted program's first run fails, 'Tensor holds no memory' (the "
+    "variable the loop's carried variable was assigned from is empty after the loop, as in the early-return case)",
+    r"Tensor holds no memory", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 _PREDICTOR_REORDER = Limitation(
     "known bug: a Paddle Inference predictor (CPU, oneDNN) cannot run `y = x + x; if x.min() < 1.5: pass; "
     "else: y = -y; return y, paddle.unsqueeze(y, 1)`: 'could not create a primitive descriptor for a reorder "
@@ -819,7 +835,13 @@ _PREDICTOR_INPUT_AS_OUTPUT = Limitation(
     r"More than one shadow output named with \S+ found", phase="run", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 
-_STATIC = (_SELF_NAME, _LOOP_BREAK_ON_TENSOR, _ALIAS_LOOP_EMPTY_OUTPUT)  # every path through AST to_static
+_INPLACE_ON_VIEW = Limitation(
+    "to_static refuses an in-place operator (x.multiply_(y), F.relu_) on a tensor that is a view in dygraph "
+    "(of a strided API such as unsqueeze or a slice): static graphs have no views, so it asks for a paddle.assign() "
+    "copy first", r"output variable is a viewed Tensor in dygraph", versions=">=3.0",
+    reference="paddle/utils/inplace_utils.py (the refusal's own message)")
+#: Every path through AST to_static.
+_STATIC = (_SELF_NAME, _LOOP_BREAK_ON_TENSOR, _ALIAS_LOOP_EMPTY_OUTPUT, _ALIAS_LOOP_READ_AFTER, _INPLACE_ON_VIEW)
 #: The modes of a path that autograd differentiates (see conformance.training).
 _AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 # What the grad and train modes found (paddle 3.3.1): known bugs, named on the records; outcomes unchanged.
@@ -873,13 +895,19 @@ _FUNCTION_PARAMETERS = Limitation(
     r"UnboundLocalError: cannot access local variable 'state_var_dict'", versions=">=3.0",
     reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html (Note); "
               "paddle/jit/api.py save(); found by conformance 2026-11-21 (paddle 3.3.1)")
+_UNUSED_STATISTICS = Limitation(
+    "a saved program keeps only what its outputs need: a batch norm whose output no output uses is dropped, and with "
+    "it the update of its running statistics, which a loaded layer in train() then never makes",
+    r"the saved program does not update buffers", versions=">=2.0",
+    reference="paddle/static/pir_io.py (normalize_program); PaddlePaddle docs: paddle.jit.save")
 _LOADED_TRAINS_AS_INFERENCE = Limitation(
     "known bug: a layer loaded with paddle.jit.load and put in train() runs the saved inference program: batch norm "
     "on its running statistics (is_test=true) and dropout off, though the model was saved in train() and the "
     "TranslatedLayer docs say it trains like a Layer; the legacy TranslatedLayer switched is_test off for "
     "training (_change_is_test_status), paddle 3's PIR one does not. The path refuses rather than compare",
     r"with is_test=true: jit\.save wrote them for inference", outcome=None, versions=">=3.0",
-    reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes")
+    reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-21 (paddle 3.3.1), grad and train "
+              "modes")
 
 _STATIC_NOTE = "(AST, the hand-written input_spec) " + _SAVE_NOTE
 
@@ -898,19 +926,22 @@ register(
                _to_static(True, build_strategy=_fusing_strategy), _call, specializes=frozenset({"kwargs"}),
                limitations=_STATIC + _AST_TRAINING, repro=_REPRO_BUILD_STRATEGY, modes=_AUTOGRAD_MODES,
                default=not paddle.framework.use_pir_api()),
-    PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) inside "
-               "a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against fp32 "
+    PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) "
+               "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against fp32 "
                "eager with the bfloat16 tolerance rule", _to_static_amp, _call, specializes=frozenset({"kwargs"}),
                limitations=_STATIC + (_AMP_NO_CPU_BF16,), repro=_REPRO_AMP, precision=AMP["dtype"]),
     PathRecord("paddle", "to_static_spec_from_tensor", "paddle.jit.to_static(full_graph=True) with the input_spec "
-               "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, batch "
-               "included, fixed; a call with other shapes builds a program for them (counter: programs) "
+               "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, "
+               "batch included, fixed; a call with other shapes builds a program for them (counter: programs) "
                + _SAVE_NOTE, _to_static(True, spec=spec_from_examples), _call, specializes=frozenset({"kwargs"}),
-               limitations=_STATIC, repro=_REPRO_SPEC_FROM_TENSOR, counters=_programs),
+               # a call with a new shape converts again: a refusal can come while running
+               limitations=_STATIC + (replace(_INPLACE_ON_VIEW, phase="run"),), repro=_REPRO_SPEC_FROM_TENSOR,
+               counters=_programs),
     PathRecord("paddle", "jit_save", "paddle.jit.save, then paddle.jit.load (flat tensors in, flat list out; in grad "
                "and train modes the loaded layer is fine-tuned in train(), its own parameters) " + _SAVE_NOTE,
                _jit_load, _run, specializes=frozenset({"kwargs"}),
-               limitations=_SAVED + _AST_TRAINING + (_LOADED_WHILE_BACKWARD, _LOADED_TRAINS_AS_INFERENCE),
+               limitations=_SAVED + _AST_TRAINING + (_LOADED_WHILE_BACKWARD, _LOADED_TRAINS_AS_INFERENCE,
+                                                     _UNUSED_STATISTICS),
                repro=_REPRO_JIT_LOAD,
                modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "jit_save_methods", f"one paddle.jit.save of a Layer with forward and a second to_static "
@@ -928,7 +959,8 @@ register(
                repro=_repro_inference(True)),
     PathRecord("paddle", "inference_no_onednn", "Paddle Inference predictor on the jit.save'd model, on the CPU with "
                "oneDNN off (config.disable_onednn(): Paddle's own CPU kernels) " + _SAVE_NOTE, _inference(False), _run,
-               specializes=frozenset({"kwargs"}), limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY),
+               specializes=frozenset({"kwargs"}),
+               limitations=_SAVED + (_PREDICTOR_INPUT_AS_OUTPUT, _ALIAS_LOOP_NO_MEMORY),
                repro=_repro_inference(False), devices=("cpu",)),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on onnxruntime "
                + _SAVE_NOTE, _onnx, _run, specializes=frozenset({"kwargs"}), limitations=_ONNX,
