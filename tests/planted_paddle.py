@@ -151,8 +151,9 @@ def _planted(name, description, convert, run=real._run, specializes=frozenset(),
 
 
 PERTURBED = [_perturbed(PATHS[f"paddle.{name}"])
-             for name in ("eager", "to_static", "to_static_sot", "to_static_build_strategy", "to_static_spec_from_tensor",
-                          "jit_save", "jit_save_methods", "inference", "inference_no_onednn", "onnx")]
+             for name in ("eager", "to_static", "to_static_sot", "to_static_build_strategy",
+                          "to_static_spec_from_tensor", "jit_save", "jit_save_methods", "inference",
+                          "inference_no_onednn", "onnx")]
 #: Perturbed paths that refuse a model with parameters (a saved function keeps no parameters).
 PERTURBED_WITHOUT_PARAMETERS = [_perturbed(PATHS["paddle.jit_save_function"])]
 register(
