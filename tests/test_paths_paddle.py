@@ -321,18 +321,15 @@ def _ctx(program: Program, tmp_path, batch: int = 2):
 
 
 def test_the_build_strategy_reaches_to_static():
-    """The strategy is given to to_static; Paddle 3's PIR runner applies neither option, so the path is a
-    copy of to_static there and stays out of default campaigns."""
-    import paddle
-
+    """The strategy is given to to_static (Paddle 3's PIR runner applies neither option, so there the path
+    checks what to_static does); it is in default campaigns, as the issue's variants are."""
     from conformance.paths.paddle import _fusing_strategy
 
     strategy = _fusing_strategy()
     assert strategy.fuse_elewise_add_act_ops and strategy.enable_addto
     record = check(_case(_model()), PATHS["paddle.to_static_build_strategy"], mode="grad")
     assert record["outcome"] in ("pass", "expected_divergence", "mismatch"), record["detail"]["message"]
-    assert PATHS["paddle.to_static_build_strategy"].default is not paddle.framework.use_pir_api()
-    assert "paddle.to_static_build_strategy" not in {p.id for p in select_paths(["paddle"])}
+    assert "paddle.to_static_build_strategy" in {p.id for p in select_paths(["paddle"])}
 
 
 def test_amp_converts_to_a_bfloat16_program(tmp_path):

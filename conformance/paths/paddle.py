@@ -922,10 +922,9 @@ register(
                modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_build_strategy", "paddle.jit.to_static(build_strategy=BuildStrategy("
                "fuse_elewise_add_act_ops=True, enable_addto=True)) " + _STATIC_NOTE + "; paddle 3's PIR runner applies "
-               "neither option, so there it checks what to_static does, and is not in default campaigns",
+               "neither option, so there it checks what to_static does",
                _to_static(True, build_strategy=_fusing_strategy), _call, specializes=frozenset({"kwargs"}),
-               limitations=_STATIC + _AST_TRAINING, repro=_REPRO_BUILD_STRATEGY, modes=_AUTOGRAD_MODES,
-               default=not paddle.framework.use_pir_api()),
+               limitations=_STATIC + _AST_TRAINING, repro=_REPRO_BUILD_STRATEGY, modes=_AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) "
                "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against fp32 "
                "eager with the bfloat16 tolerance rule", _to_static_amp, _call, specializes=frozenset({"kwargs"}),

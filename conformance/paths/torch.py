@@ -451,11 +451,9 @@ register(
     PathRecord("torch", "compile_dynamic", "torch.compile(dynamic=True) (inductor, symbolic shapes from the start)",
                _compile("inductor", dynamic=True), _call, modes=_AUTOGRAD_MODES,
                limitations=(_AOT_ZERO_GRADIENTS,)),
-    # On the CPU there are no CUDA graphs to capture: the same code as `compile`, at its cost (seconds per
-    # case); named, or on --device cuda, it checks the CUDA-graph trees
     PathRecord("torch", "compile_reduce_overhead", "torch.compile(mode='reduce-overhead') (CUDA graphs on CUDA; "
-               "on the CPU the same as compile, so not in default campaigns)",
-               _compile("inductor", mode="reduce-overhead"), _call, modes=_AUTOGRAD_MODES, default=False,
+               "on the CPU, with no CUDA graphs to capture, the same code as compile)",
+               _compile("inductor", mode="reduce-overhead"), _call, modes=_AUTOGRAD_MODES,
                limitations=(_AOT_ZERO_GRADIENTS,)),
     PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "
                "judged against fp32 eager with the bfloat16 tolerance rule", _autocast(torch.bfloat16), _call,
