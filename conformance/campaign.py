@@ -10,7 +10,7 @@
   space is limited, and a path that allocates past it is a ``crash`` record too (the worker lives on).
 * **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives. With
   ``resume``, a campaign killed at any point (SIGKILL included) continues where it stopped: the
-  (case, path) pairs already recorded are skipped, and a line cut short by the kill is dropped.
+  (case, path, mode) tasks already recorded are skipped, and a line cut short by the kill is dropped.
 * **Sharded**: ``shard=(i, n)`` runs only the cases whose index is ``i`` modulo ``n``, so n machines
   with the same seed cover the campaign once.
 * **Shared findings**: with ``database`` (see :mod:`conformance.shared`), every finding is saved there as
@@ -174,7 +174,7 @@ class CampaignOptions:
     modules: list = field(default_factory=list)  # extra modules that register path records
     shard: tuple = (0, 1)  # (i, n): run the cases whose index is i modulo n
     memory_gb: Optional[float] = None  # address-space limit of each worker process
-    resume: bool = False  # keep results.jsonl and skip the (case, path) pairs it already has
+    resume: bool = False  # keep results.jsonl and skip the (case, path, mode) tasks it already has
     database: Optional[str] = None  # a shared findings database (conformance.shared): replayed first, fed
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
 
