@@ -56,6 +56,35 @@ settings.register_profile("nightly", max_examples=200, deadline=None, print_blob
                           suppress_health_check=_SLOW_OK)
 
 
+#: What a parity test accepts: the path agrees with eager, refuses as documented, or differs only where it
+#: documents that it specialises.
+ACCEPTED = frozenset({"pass", "unsupported", "expected_divergence"})
+
+
+def judge(record: dict, case, known_bugs: str = "xfail") -> None:
+    """Judge a record of :func:`conformance.runner.check` inside a Hypothesis test (the parity suites'
+    property). A ``discarded`` record (the branch-flip guard) is rejected with ``assume``; a record
+    outside :data:`ACCEPTED` fails the test with its message and a replay command (the case JSON is in the
+    Hypothesis note), unless it matches a known-bug record of the path: then the test xfails naming the bug
+    (``known_bugs="xfail"``) or counts it as a Hypothesis event and passes (``"event"``: the test goes on
+    with its other examples, for a framework with several common known bugs)."""
+    from hypothesis import assume, event, note
+
+    assume(record["outcome"] != "discarded")  # too close to a threshold to judge
+    note(json.dumps(case.to_dict()))
+    path_id, mode = f"{record['framework']}.{record['path']}", record.get("mode", "infer")
+    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
+        if known_bugs == "event":
+            event(f"{path_id}: {record['detail']['known_issue'][:120]}")
+            return
+        pytest.xfail(record["detail"]["known_issue"])
+    where = path_id + ("" if mode == "infer" else f" ({mode})")
+    assert record["outcome"] in ACCEPTED, (
+        f"{where}: {record['outcome']}: {record['detail'].get('message', '')}\n"
+        f"replay with: conformance replay case.json --frameworks {record['framework']}"
+        + ("" if mode == "infer" else f" --mode {mode}") + "  (the case JSON is in the Hypothesis note above)")
+
+
 def pytest_addoption(parser):
     group = parser.getgroup("conformance")
     group.addoption("--conformance-frameworks", default=None,

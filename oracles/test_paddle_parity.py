@@ -17,27 +17,16 @@ current Paddle has several common ones, and make Hypothesis shrink it.) The mini
 known bugs in ``cases/`` pin their outcomes, so a fix upstream is noticed there.
 """
 
-import json
-
 import pytest
-from hypothesis import assume, event, given, note
+from hypothesis import given
 
+from conformance.plugin import judge
 from conformance.runner import check
 from conformance.strategies import cases
 
 pytestmark = pytest.mark.conformance_frameworks("paddle")
-ACCEPTED = {"pass", "unsupported", "expected_divergence"}
 
 
 @given(case=cases())
 def test_path_agrees_with_eager(conformance_path, conformance_device, case):
-    record = check(case, conformance_path, conformance_device)
-    assume(record["outcome"] != "discarded")  # the branch-flip guard: too close to a threshold to judge
-    note(json.dumps(case.to_dict()))
-    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
-        event(f"{conformance_path.id}: {record['detail']['known_issue'][:120]}")
-        return
-    assert record["outcome"] in ACCEPTED, (
-        f"{conformance_path.id}: {record['outcome']}: {record['detail'].get('message', '')}\n"
-        f"replay with: conformance replay case.json --frameworks paddle  (the case JSON is in the Hypothesis "
-        f"note above)")
+    judge(check(case, conformance_path, conformance_device), case, known_bugs="event")

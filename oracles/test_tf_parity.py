@@ -14,25 +14,16 @@ Every kwargs value a case uses must give the eager answer on ``tf.function``, XL
 ``detail.counters``.
 """
 
-import json
-
 import pytest
-from hypothesis import assume, given, note
+from hypothesis import given
 
+from conformance.plugin import judge
 from conformance.runner import check
 from conformance.strategies import cases
 
 pytestmark = pytest.mark.conformance_frameworks("tf")
-ACCEPTED = {"pass", "unsupported", "expected_divergence"}
 
 
 @given(case=cases())
 def test_path_agrees_with_eager(conformance_path, conformance_device, case):
-    record = check(case, conformance_path, conformance_device)
-    assume(record["outcome"] != "discarded")  # the branch-flip guard: too close to a threshold to judge
-    note(json.dumps(case.to_dict()))
-    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
-        pytest.xfail(record["detail"]["known_issue"])
-    assert record["outcome"] in ACCEPTED, (
-        f"{conformance_path.id}: {record['outcome']}: {record['detail'].get('message', '')}\n"
-        f"replay with: conformance replay case.json --frameworks tf  (the case JSON is in the Hypothesis note above)")
+    judge(check(case, conformance_path, conformance_device), case)

@@ -7,25 +7,16 @@ test with the record's message and the case as JSON, ready for ``conformance rep
 matches a known-bug record of the path is an xfail naming the bug.
 """
 
-import json
-
 import pytest
-from hypothesis import assume, given, note
+from hypothesis import given
 
+from conformance.plugin import judge
 from conformance.runner import check
 from conformance.strategies import cases
 
 pytestmark = pytest.mark.conformance_frameworks("torch")
-ACCEPTED = {"pass", "unsupported", "expected_divergence"}
 
 
 @given(case=cases())
 def test_path_agrees_with_eager(conformance_path, conformance_device, case):
-    record = check(case, conformance_path, conformance_device)
-    assume(record["outcome"] != "discarded")  # the branch-flip guard: too close to a threshold to judge
-    note(json.dumps(case.to_dict()))
-    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
-        pytest.xfail(record["detail"]["known_issue"])
-    assert record["outcome"] in ACCEPTED, (
-        f"{conformance_path.id}: {record['outcome']}: {record['detail'].get('message', '')}\n"
-        f"replay with: conformance replay case.json  (the case JSON is in the Hypothesis note above)")
+    judge(check(case, conformance_path, conformance_device), case)

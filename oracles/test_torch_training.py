@@ -9,16 +9,12 @@ skipped (torch's today; other frameworks' paths join as they declare the modes).
 Hypothesis profile's examples (2 under ``ci``, 66 under ``nightly``).
 """
 
-import json
-
 import pytest
-from hypothesis import assume, given, note, settings
+from hypothesis import given, settings
 
+from conformance.plugin import judge
 from conformance.runner import check
 from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases
-
-ACCEPTED = {"pass", "unsupported", "expected_divergence"}
-
 
 @pytest.mark.parametrize("mode", ["grad", "train"])
 @settings(max_examples=max(2, settings.default.max_examples // 3))
@@ -26,14 +22,7 @@ ACCEPTED = {"pass", "unsupported", "expected_divergence"}
 def test_path_trains_like_eager(conformance_path, conformance_device, mode, case):
     if mode not in conformance_path.modes:
         pytest.skip(f"{conformance_path.id} has no {mode} mode")
-    record = check(case, conformance_path, conformance_device, mode=mode)
-    assume(record["outcome"] != "discarded")  # the branch-flip guard, over every training step
-    note(json.dumps(case.to_dict()))
-    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
-        pytest.xfail(record["detail"]["known_issue"])
-    assert record["outcome"] in ACCEPTED, (
-        f"{conformance_path.id} ({mode}): {record['outcome']}: {record['detail'].get('message', '')}\n"
-        f"replay with: conformance replay case.json --mode {mode}  (the case JSON is in the Hypothesis note above)")
+    judge(check(case, conformance_path, conformance_device, mode=mode), case)  # the guard covers every training step
 
 
 @pytest.mark.slow

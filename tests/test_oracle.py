@@ -169,3 +169,31 @@ def test_guard_treats_nan_predicates_and_nudge_flips_as_unstable():
     p = [_cond(0, 0.9, 0.5, True)]
     assert not branch_stability(p, p, nudged=[_cond(0, 0.4, 0.5, False)]).stable
     assert branch_stability(p, p, nudged=[_cond(0, 0.9000001, 0.5, True)]).stable
+
+
+def test_the_parity_suites_judge_fails_a_mismatch_and_names_a_known_bug():
+    """conformance.plugin.judge, the property of every parity suite: a mismatch fails with a replay command;
+    a known bug is an xfail, or a Hypothesis event with known_bugs="event"."""
+    from hypothesis import given, settings, strategies as st
+
+    from conformance.campaign import generate_cases
+    from conformance.plugin import judge
+
+    case = next(generate_cases(0))
+    wrong = {"framework": "torch", "path": "script", "mode": "grad", "outcome": "mismatch", "detail": {"message": "off"}}
+    known = dict(wrong, detail={"message": "off", "known_issue": "known bug: planted"})
+
+    def run(record, **kw):
+        @settings(max_examples=1, database=None)
+        @given(st.just(0))
+        def prop(_):
+            judge(record, case, **kw)
+        prop()
+
+    with pytest.raises(AssertionError, match=r"torch.script \(grad\): mismatch: off\n\s*replay with: conformance replay "
+                                             r"case.json --frameworks torch --mode grad"):
+        run(wrong)
+    with pytest.raises(pytest.xfail.Exception, match="known bug: planted"):
+        run(known)
+    run(known, known_bugs="event")
+    run(dict(wrong, outcome="pass"))
