@@ -226,6 +226,18 @@ def load_framework(name: str) -> Framework:
     return FRAMEWORKS[name]
 
 
+def module_versions(*modules: str) -> dict:
+    """``{module: __version__}`` of the given modules that are installed (a framework adapter's ``versions``
+    lists its converters and runtimes with this)."""
+    out = {}
+    for mod in modules:
+        try:
+            out[mod] = __import__(mod).__version__
+        except ImportError:
+            pass
+    return out
+
+
 def framework_available(name: str) -> bool:
     return importlib.util.find_spec(name if name != "tf" else "tensorflow") is not None
 

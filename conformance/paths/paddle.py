@@ -33,7 +33,8 @@ import paddle  # noqa: E402
 
 from ..case import flatten, map_tree, unflatten  # noqa: E402
 from ..ir import DYNAMIC, DictSpec, Out, OutDict, OutSeq, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
-from . import FRAMEWORKS, Autograd, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord, register  # noqa: E402
+from . import (FRAMEWORKS, Autograd, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord,  # noqa: E402
+                module_versions, register)
 from .ort import OrtModel  # noqa: E402
 
 
@@ -89,13 +90,7 @@ def _devices() -> list[str]:
 
 
 def _versions() -> dict:
-    out = {"paddle": paddle.__version__}
-    for mod in ("paddle2onnx", "onnxruntime", "onnx"):
-        try:
-            out[mod] = __import__(mod).__version__
-        except ImportError:
-            pass
-    return out
+    return {"paddle": paddle.__version__, **module_versions("paddle2onnx", "onnxruntime", "onnx")}
 
 
 _REPRO_FRAMEWORK = '''

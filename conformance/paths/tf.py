@@ -58,7 +58,8 @@ import tensorflow as tf  # noqa: E402
 
 from ..ir import DYNAMIC, DictSpec, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
 from ..case import flatten  # noqa: E402
-from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register  # noqa: E402
+from . import (FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord,  # noqa: E402
+                module_versions, register)
 from .ort import OrtModel  # noqa: E402
 
 _DTYPES = {"float32": tf.float32, "int64": tf.int64, "bool": tf.bool}
@@ -122,13 +123,7 @@ def _devices() -> list[str]:
 
 
 def _versions() -> dict:
-    out = {"tensorflow": tf.__version__}
-    for mod in ("tf2onnx", "onnxruntime", "onnx"):
-        try:
-            out[mod] = __import__(mod).__version__
-        except ImportError:
-            pass
-    return out
+    return {"tensorflow": tf.__version__, **module_versions("tf2onnx", "onnxruntime", "onnx")}
 
 
 _REPRO_FRAMEWORK = '''

@@ -15,7 +15,7 @@ import torch
 from ..case import map_tree
 from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
 from ..ops import MAX_BATCH
-from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, register
+from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, module_versions, register
 from .ort import OrtModel
 
 
@@ -54,13 +54,7 @@ def _devices() -> list[str]:
 
 
 def _versions() -> dict:
-    out = {"torch": torch.__version__}
-    for mod in ("onnxruntime", "onnx", "onnxscript"):
-        try:
-            out[mod] = __import__(mod).__version__
-        except ImportError:
-            pass
-    return out
+    return {"torch": torch.__version__, **module_versions("onnxruntime", "onnx", "onnxscript")}
 
 
 def _call(model, args, kwargs):
