@@ -12,9 +12,9 @@ import argparse
 import itertools
 import time
 
-from conformance.campaign import generate_cases
-from conformance.paths import select_paths
-from conformance.runner import prepare, run_path
+from conformance.paths.records import select_paths
+from conformance.run.campaign import generate_cases
+from conformance.run.runner import prepare, run_path
 
 
 def main() -> None:

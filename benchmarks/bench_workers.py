@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from conformance.campaign import Campaign, CampaignOptions
-from conformance.paths import select_paths
+from conformance.paths.records import select_paths
+from conformance.run.campaign import Campaign, CampaignOptions
 
 
 def main() -> None:

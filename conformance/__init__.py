@@ -7,12 +7,12 @@ mode by a sound oracle (:mod:`conformance.oracle`). :func:`check` runs the same 
 model of your own (:mod:`conformance.check`). Importing this package imports no framework.
 """
 
-__version__ = "0.1.0"
-
-from .case import Case, InputSet, materialize  # noqa: E402
-from .check import CheckError, CheckReport, assert_conforms, check  # noqa: E402
-from .ir import Program, ProgramError  # noqa: E402
-from .oracle import ParityError, Report, assert_parity, diagnose  # noqa: E402
+from conformance.check import CheckError, CheckReport, assert_conforms, check  # noqa: E402
+from conformance.judge.oracle import ParityError, Report, assert_parity, diagnose  # noqa: E402
+from conformance.program.case import Case, InputSet, materialize  # noqa: E402
+from conformance.program.ir import ProgramError  # noqa: E402
+from conformance.program.program import Program
+from conformance.version import __version__  # noqa: E402,F401
 
 __all__ = ["Case", "CheckError", "CheckReport", "InputSet", "ParityError", "Program", "ProgramError", "Report", "assert_conforms", "assert_parity", "check", "diagnose",
            "materialize", "__version__"]

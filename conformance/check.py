@@ -31,15 +31,18 @@ import inspect
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
-from .case import Case, InputSet, map_tree
-from .ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, Program, SeqSpec, TensorSpec
-from .oracle import Stability
-from .paths import PathRecord, UnknownPathError, load_framework, select_paths
-from .runner import FINDINGS, InputRun, Prepared, ReplayUnavailable, _nudge, run_path
+from conformance.judge.modes import InputRun, Prepared, ReplayUnavailable
+from conformance.judge.oracle import Stability
+from conformance.paths.records import PathRecord, UnknownPathError, load_framework, select_paths
+from conformance.program.case import Case, InputSet, map_tree
+from conformance.program.ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, SeqSpec, TensorSpec
+from conformance.program.program import Program
+from conformance.run.records import FINDINGS
+from conformance.run.runner import nudge, run_path
 
 __all__ = ["check", "assert_conforms", "CheckError", "CheckReport", "PathResult", "detect_framework"]
 
@@ -99,7 +102,7 @@ class CheckReport:
     def raise_on_mismatch(self, outcomes: Sequence[str] = ("mismatch",)) -> "CheckReport":
         """Raise :class:`ConformanceMismatch` if a path has one of ``outcomes`` (default: a silent mismatch).
 
-        Pass ``outcomes=conformance.runner.FINDINGS`` to fail on conversion errors and crashes too."""
+        Pass ``outcomes=conformance.run.runner.FINDINGS`` to fail on conversion errors and crashes too."""
         failing = [r for r in self.results if r.outcome in outcomes]
         if failing:
             raise ConformanceMismatch(self, failing)
@@ -236,7 +239,7 @@ def _default_dynamic(args) -> Optional[list]:
 
 
 def _leaves(tree) -> list:
-    from .case import flatten
+    from conformance.program.case import flatten
 
     return flatten(tree)
 
@@ -282,7 +285,7 @@ class _UserPrepared(Prepared):
     """Eager runs of a user's model: fp32, fp64 (where the model can be cast) and fp32 on nudged inputs.
 
     A user's model has no probes, so the branch-flip guard cannot see its decisions, and eager cannot
-    replay the example's control flow on other inputs (:class:`~conformance.runner.ReplayUnavailable`)."""
+    replay the example's control flow on other inputs (:class:`~conformance.run.runner.ReplayUnavailable`)."""
 
     def __init__(self, fw, model, model64, framework: str):
         super().__init__(fw, None, [], 0.0, ())
@@ -370,7 +373,7 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     candidates += _derive(np_args, kwargs, bool(sizes), rng)
     input_sets = []
     for i, (role, a, kw) in enumerate(candidates):
-        nudged = map_tree(lambda x: _nudge(x, rng), a)
+        nudged = map_tree(lambda x: nudge(x, rng), a)
         try:
             (eager, ref, noise), stability = prep.eager(a, nudged, kw)
         except Exception as e:  # noqa: BLE001 - eager failing on the example is the user's to fix
@@ -402,7 +405,7 @@ def _same_arrays(a, b) -> bool:
 
 
 def _spec_leaves(specs) -> list[TensorSpec]:
-    from .ir import spec_leaves
+    from conformance.program.ir import spec_leaves
 
     return [leaf for s in specs for _, leaf in spec_leaves(s)]
 

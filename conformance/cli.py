@@ -20,13 +20,13 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .paths import MODES
-from .runner import FINDINGS, OUTCOMES
+from conformance.paths.records import MODES
+from conformance.run.records import FINDINGS, OUTCOMES
 
 
 def _split(values):
     """Names from repeatable, comma-separated options (``--paths a,b --paths c``)."""
-    from .paths import split_names
+    from conformance.paths.records import split_names
 
     return [name for v in values or [] for name in split_names(v)]
 
@@ -90,7 +90,8 @@ def markdown_summary(records) -> str:
 
 def read_records(path: Path) -> list[dict]:
     """Records of a results.jsonl, or exit with the error naming the file and line."""
-    from .report import ReportError, read_records as read
+    from conformance.run.records import ReportError
+    from conformance.run.records import read_records as read
 
     try:
         return read(path)
@@ -102,8 +103,8 @@ def read_records(path: Path) -> list[dict]:
 
 
 def cmd_fuzz(args) -> int:
-    from .campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
-    from .shared import DatabaseError
+    from conformance.run.campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
+    from conformance.run.database import DatabaseError
 
     console = _console()
     if args.device == "cuda" and not _cuda_available():
@@ -115,7 +116,7 @@ def cmd_fuzz(args) -> int:
     out = Path(args.out)
     generator = {"max_statements": args.max_statements}
     if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
-        from .strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+        from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
         generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
@@ -196,7 +197,13 @@ def _available_paths(console, args):
 
     from rich.markup import escape
 
-    from .paths import FRAMEWORK_MODULES, UnknownPathError, framework_available, missing_requirements, select_paths
+    from conformance.paths.records import (
+        FRAMEWORK_MODULES,
+        UnknownPathError,
+        framework_available,
+        missing_requirements,
+        select_paths,
+    )
 
     for module in _split(getattr(args, "load", None)):
         try:
@@ -239,8 +246,8 @@ def _available_paths(console, args):
 
 def _load_cases(file: Path, case_id, index):
     """Cases from a case JSON file, or from the records of a results.jsonl."""
-    from .case import Case
-    from .ir import ProgramError
+    from conformance.program.case import Case
+    from conformance.program.ir import ProgramError
 
     try:
         text = file.read_text()
@@ -265,10 +272,10 @@ def _load_cases(file: Path, case_id, index):
 
 
 def cmd_replay(args) -> int:
-    from .runner import run_case, tasks_of
+    from conformance.run.runner import run_case, tasks_of
 
     console = _console()
-    from .corpus import is_model_file, replay_model_file
+    from conformance.triage.corpus import is_model_file, replay_model_file
 
     if is_model_file(Path(args.file)):  # a hand-written model from cases/
         return replay_model_file(Path(args.file), _available_paths(console, args), args.device, console)
@@ -298,7 +305,7 @@ def cmd_summary(args) -> int:
 def cmd_report(args) -> int:
     import time
 
-    from .report import ReportError, load_results, write_report
+    from conformance.report.dashboard import ReportError, load_results, write_report
 
     started = time.perf_counter()
     try:
@@ -382,7 +389,7 @@ def cmd_check(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from .check import CheckError, check
+    from conformance.check import CheckError, check
 
     module, name = _load_user_file(args.model)
     model = _user_model(getattr(module, name))
@@ -427,7 +434,7 @@ def cmd_paths(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from .paths import FRAMEWORK_MODULES, PATHS, framework_available, load_framework
+    from conformance.paths.records import FRAMEWORK_MODULES, PATHS, framework_available, load_framework
 
     console = _console()
     table = Table(title="conversion paths")
@@ -450,7 +457,7 @@ def cmd_paths(args) -> int:
 def cmd_ops(args) -> int:
     from rich.table import Table
 
-    from .ops import OPS
+    from conformance.program.ops import OPS
 
     table = Table(title=f"{len(OPS)} op records")
     for h in ("op", "family", "arity", "what", "frameworks", "notes"):
@@ -531,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(fn=cmd_check)
     sub.add_parser("paths", help="list conversion paths and their known limitations").set_defaults(fn=cmd_paths)
     sub.add_parser("ops", help="list op records").set_defaults(fn=cmd_ops)
-    from .triage import add_parser as add_triage_parser
+    from conformance.triage.buckets import add_parser as add_triage_parser
 
     add_triage_parser(sub)
     return ap

@@ -124,7 +124,7 @@ def _share_examples(url: str) -> None:
     each failing example there and replays the ones saved by any machine before it generates."""
     from hypothesis.database import MultiplexedDatabase
 
-    from .shared import DatabaseError, open_database
+    from conformance.run.database import DatabaseError, open_database
 
     try:
         shared = open_database(url)
@@ -139,8 +139,15 @@ def _share_examples(url: str) -> None:
 def pytest_generate_tests(metafunc):
     if "conformance_path" not in metafunc.fixturenames:
         return
-    from .paths import (FRAMEWORK_MODULES, UnknownPathError, framework_available, load_framework, missing_requirements,
-                        select_paths, split_names)
+    from conformance.paths.records import (
+        FRAMEWORK_MODULES,
+        UnknownPathError,
+        framework_available,
+        load_framework,
+        missing_requirements,
+        select_paths,
+        split_names,
+    )
 
     cfg = metafunc.config
     frameworks = split_names(cfg.getoption("conformance_frameworks")) or list(FRAMEWORK_MODULES)
@@ -207,7 +214,7 @@ _records_key = pytest.StashKey[list]()
 def pytest_runtest_call(item):
     if not item.config.getoption("conformance_results"):
         return (yield)
-    from .runner import RECORD_HOOKS
+    from conformance.run.runner import RECORD_HOOKS
 
     records = item.stash[_records_key] = []
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import CaseFileError, load_case_file, replay
-from conformance.paths import PATHS, UnknownPathError, framework_available, load_framework, missing_requirements
-from conformance.runner import FINDINGS
+from conformance.paths.records import PATHS, UnknownPathError, framework_available, load_framework, missing_requirements
+from conformance.run.runner import FINDINGS
+from conformance.triage.corpus import CaseFileError, load_case_file, replay
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
 

@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("torch")
 
-from conformance.campaign import generate_cases  # noqa: E402
-from conformance.paths import select_paths  # noqa: E402
-from conformance.runner import check  # noqa: E402
+from conformance.paths.records import select_paths  # noqa: E402
+from conformance.run.campaign import generate_cases  # noqa: E402
+from conformance.run.runner import check  # noqa: E402
 
 
 @pytest.mark.slow

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 
 from conformance.plugin import judge
-from conformance.runner import check
-from conformance.strategies import cases
+from conformance.program.strategies import cases
+from conformance.run.runner import check
 
 pytestmark = pytest.mark.conformance_frameworks("torch")
 

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 
 from conformance.plugin import judge
-from conformance.runner import check
-from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases
+from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases
+from conformance.run.runner import check
+
 
 @pytest.mark.parametrize("mode", ["grad", "train"])
 @settings(max_examples=max(2, settings.default.max_examples // 3))
@@ -33,8 +34,8 @@ def test_inductor_trains_like_eager_on_30_cases(mode):
     import itertools
 
     pytest.importorskip("torch")
-    from conformance.campaign import generate_cases
-    from conformance.paths import select_paths
+    from conformance.paths.records import select_paths
+    from conformance.run.campaign import generate_cases
 
     path = select_paths(["torch"], ["compile"])[-1]
     cases_ = itertools.islice(generate_cases(7, constructs=CONSTRUCTS + TRAIN_CONSTRUCTS), 30)

@@ -16,10 +16,11 @@ from types import SimpleNamespace
 import numpy as np
 
 import conformance.paths.paddle as real  # registers the real paddle paths first
-from conformance.case import map_tree
-from conformance.ir import For, Grow, If, OpStmt, Program, While
-from conformance.paths import PATHS, ConvertContext, FlatOutputs, PathRecord, register
-from conformance.render import load_model_module
+from conformance.paths.records import PATHS, ConvertContext, FlatOutputs, PathRecord, register
+from conformance.program.case import map_tree
+from conformance.program.ir import For, Grow, If, OpStmt, While
+from conformance.program.program import Program
+from conformance.render.source import load_model_module
 
 
 def _perturb(out):

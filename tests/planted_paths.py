@@ -11,7 +11,7 @@ import time
 import torch
 
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
-from conformance.paths import PathRecord, register
+from conformance.paths.records import PathRecord, register
 
 
 def _eager(ctx):

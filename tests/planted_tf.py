@@ -7,8 +7,6 @@ model whose loops run one iteration short, a TF1 graph whose ``tf.cond`` branche
 selected by default.
 """
 
-import conformance.paths.tf as tfpaths  # first: it loads what must come before tensorflow (see there)
-
 import inspect
 import re
 
@@ -18,9 +16,10 @@ import onnxruntime as ort
 import tensorflow as tf
 from onnx import TensorProto, helper
 
-from conformance.case import flatten
-from conformance.paths import PathRecord, register
-from conformance.render import load_source
+import conformance.paths.tf as tfpaths  # first: it loads what must come before tensorflow (see there)
+from conformance.paths.records import PathRecord, register
+from conformance.program.case import flatten
+from conformance.render.source import load_source
 
 
 class _StaleKwargs(tfpaths.Traced):

@@ -6,13 +6,12 @@ has none, an optimizer that skips its last step, batch-norm statistics that neve
 reduced-precision path whose decisions differ from fp32 eager (for the precision guard).
 """
 
-import torch
 
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
-from conformance.case import flatten, map_tree, unflatten
-from conformance.paths import PathRecord, register
+from conformance.judge.training import STEPS
+from conformance.paths.records import PathRecord, register
 from conformance.paths.torch import _call
-from conformance.training import STEPS
+from conformance.program.case import flatten, map_tree, unflatten
 
 _MODES = frozenset({"infer", "grad", "train"})
 

@@ -11,7 +11,7 @@ numpy. ``planted_faults`` has three distinct faults, ``planted_while`` the first
 """
 
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
-from conformance.paths import PathRecord, register
+from conformance.paths.records import PathRecord, register
 
 REPRO = '''
 import inspect

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from conformance.campaign import Campaign, CampaignOptions, generate_cases  # noqa: E402
-from conformance.paths import PATHS  # noqa: E402
+from conformance.paths.records import PATHS  # noqa: E402
+from conformance.run.campaign import Campaign, CampaignOptions, generate_cases  # noqa: E402
 
 from . import planted_paths  # noqa: E402,F401
 
@@ -26,7 +26,7 @@ def test_same_seed_same_cases_whatever_is_imported():
     import subprocess
     import sys
 
-    code = ("import itertools; from conformance.campaign import generate_cases; "
+    code = ("import itertools; from conformance.run.campaign import generate_cases; "
             "print(' '.join(c.id for c in itertools.islice(generate_cases(3), 30)))")
     plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert plain.stdout.split() == [c.id for c in itertools.islice(generate_cases(3), 30)]
@@ -75,7 +75,7 @@ def test_crashing_workers_do_not_restart_the_budget_clock(tmp_path):
 
 
 def test_workers_that_cannot_start_stop_the_campaign_with_their_log(tmp_path):
-    from conformance.campaign import WorkerStartError
+    from conformance.run.campaign import WorkerStartError
 
     opts = CampaignOptions(seed=1, budget=60, max_cases=1, paths=[PATHS["torch.eager"]], workers=1, out=tmp_path,
                            modules=["tests.dies_in_workers"])
@@ -140,14 +140,14 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     assert sorted(runs) == sorted({(i, p, m) for i in range(40) for p in ("eager", "script")
                                    for m in ("infer", "grad")})  # each once
     assert after[:len(before)] == before  # what was there is kept as it was
-    from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+    from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
     ids = [c.id for c in itertools.islice(generate_cases(4, constructs=CONSTRUCTS + TRAIN_CONSTRUCTS), 40)]
     assert all(r["case_id"] == ids[r["index"]] for r in after)
 
 
 def test_resume_with_other_options_is_refused(tmp_path):
-    from conformance.campaign import ResumeError
+    from conformance.run.campaign import ResumeError
 
     paths = [PATHS["torch.eager"]]
     Campaign(CampaignOptions(seed=5, budget=600, max_cases=3, paths=paths, workers=1, out=tmp_path)).run()

@@ -265,7 +265,7 @@ OTHER_FRAMEWORKS = {
 @pytest.mark.parametrize("framework", sorted(OTHER_FRAMEWORKS))
 def test_paddle_and_tensorflow_models_from_the_command_line(framework, tmp_path):
     pytest.importorskip({"paddle": "paddle", "tf": "tensorflow"}[framework])
-    from conformance.paths import select_paths
+    from conformance.paths.records import select_paths
 
     (tmp_path / f"{framework}_models.py").write_text(OTHER_FRAMEWORKS[framework])
     proc = _cli(f"{framework}_models.py:Gate", "--example", "example", "--json", "report.json", cwd=tmp_path)

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conformance.oracle import diagnose
-from conformance.ops import OPS
-from conformance.runner import prepare
-from conformance.strategies import cases
+from conformance.judge.oracle import diagnose
+from conformance.program.ops import OPS
+from conformance.program.strategies import cases
+from conformance.run.runner import prepare
 
 FRAMEWORKS = [fw for fw, module in (("torch", "torch"), ("paddle", "paddle"), ("tf", "tensorflow"))
               if importlib.util.find_spec(module)]
@@ -80,7 +80,8 @@ def test_frameworks_agree_on_a_sample_of_programs(case):
 def test_an_op_that_differs_by_design_leaves_its_framework_out(monkeypatch):
     from dataclasses import replace
 
-    from conformance.ir import Get, Input, OpStmt, OutVar, Program, TensorSpec
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
 
     program = Program(seed=0, inputs=(Input("x", TensorSpec((2,))),), kwargs=(), params=(),
                       body=(Get("v0", "x"), OpStmt("v1", "neg", ("v0",))), output=OutVar("v1"))

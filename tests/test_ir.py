@@ -5,11 +5,12 @@ import json
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 
-from conformance.case import Case
-from conformance.ir import Program, ProgramError
-from conformance.ops import OPS
-from conformance.strategies import CONSTRUCTS, cases, programs
-from conformance.validate import check_program
+from conformance.program.case import Case
+from conformance.program.ir import ProgramError
+from conformance.program.ops import OPS
+from conformance.program.program import Program
+from conformance.program.strategies import CONSTRUCTS, cases, programs
+from conformance.program.typecheck import check_program
 
 fast = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 

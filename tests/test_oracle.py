@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from conformance.oracle import ParityError, assert_parity, branch_stability, diagnose
+from conformance.judge.oracle import ParityError, assert_parity, branch_stability, diagnose
 
 
 def _matmul_case(seed=0, n=64):
@@ -174,10 +174,11 @@ def test_guard_treats_nan_predicates_and_nudge_flips_as_unstable():
 def test_the_parity_suites_judge_fails_a_mismatch_and_names_a_known_bug():
     """conformance.plugin.judge, the property of every parity suite: a mismatch fails with a replay command;
     a known bug is an xfail, or a Hypothesis event with known_bugs="event"."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
-    from conformance.campaign import generate_cases
     from conformance.plugin import judge
+    from conformance.run.campaign import generate_cases
 
     case = next(generate_cases(0))
     wrong = {"framework": "torch", "path": "script", "mode": "grad", "outcome": "mismatch", "detail": {"message": "off"}}

@@ -9,12 +9,30 @@ from hypothesis import HealthCheck, assume, given, settings
 
 pytest.importorskip("paddle")
 
-from conformance.case import Case, InputSet  # noqa: E402
-from conformance.ir import (Break, DictSpec, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict,  # noqa: E402
-                            OutSeq, OutVar, Param, Program, SeqSpec, TensorCond, TensorSpec)
-from conformance.paths import PATHS, select_paths  # noqa: E402
-from conformance.runner import check  # noqa: E402
-from conformance.strategies import cases  # noqa: E402
+from conformance.paths.records import PATHS, select_paths  # noqa: E402
+from conformance.program.case import Case, InputSet  # noqa: E402
+from conformance.program.ir import (  # noqa: E402
+    Break,
+    DictSpec,
+    For,
+    Get,
+    Grow,
+    If,
+    Input,
+    Kwarg,
+    KwargCond,
+    OpStmt,
+    OutDict,
+    OutSeq,
+    OutVar,
+    Param,
+    SeqSpec,
+    TensorCond,
+    TensorSpec,
+)
+from conformance.program.program import Program  # noqa: E402
+from conformance.program.strategies import cases  # noqa: E402
+from conformance.run.runner import check  # noqa: E402
 
 from . import planted_paddle  # noqa: E402
 
@@ -219,7 +237,7 @@ def test_known_bug_a_tensor_break_in_a_python_loop_is_refused_by_ast():
 
 def test_known_bug_a_variable_aliased_into_a_while_loop_comes_back_empty():
     """a = x + x; acc = a; while ... acc.min() < t: acc = concat(acc, y); ...; if acc.max() < u: return a"""
-    from conformance.ir import Return
+    from conformance.program.ir import Return
 
     body = (Get("v0", "x"), Get("v3", "y"), OpStmt("v1", "add", ("v0", "v0")),
             Grow("v2", "v1", "v3", 1, "sum", 3, "it0", TensorCond("v2", "amin", "<", 9.5)),
@@ -297,7 +315,7 @@ def test_the_environment_has_what_paddle2onnx_would_install():
 
 
 def test_reproducer_snippets_exist_for_every_path():
-    from conformance.paths import FRAMEWORKS
+    from conformance.paths.records import FRAMEWORKS
 
     assert FRAMEWORKS["paddle"].repro
     assert all(PATHS[f"paddle.{name}"].repro for name in REAL + ("to_static_amp", "jit_save_function"))
@@ -308,11 +326,11 @@ def test_reproducer_snippets_exist_for_every_path():
 
 def _ctx(program: Program, tmp_path, batch: int = 2):
     """What a path's convert gets for ``program``'s example inputs (a fresh model, on the CPU)."""
-    from conformance.case import materialize, map_tree
-    from conformance.paths import ConvertContext
     from conformance.paths.paddle import _prepare, _to_tensor
-    from conformance.render import load_model_module
-    from conformance.runner import tensor_names
+    from conformance.paths.records import ConvertContext
+    from conformance.program.case import map_tree, materialize
+    from conformance.render.source import load_model_module
+    from conformance.run.runner import tensor_names
 
     case = _case(program, other_kwargs=False)
     args, kwargs = materialize(program, case.inputs[0])
@@ -450,7 +468,7 @@ def test_the_reproducer_of_each_new_path_agrees_with_eager(name, tmp_path):
     """Each new path's repro.py (conformance triage) converts as the path does: it agrees with eager."""
     import paddle
 
-    from conformance.triage import Bucket, signature, write_bucket
+    from conformance.triage.buckets import Bucket, signature, write_bucket
 
     if name == "to_static_amp" and not paddle.base.core.supports_bfloat16():
         pytest.skip("the bfloat16 program would abort on this CPU (no oneDNN bf16 support)")
@@ -470,7 +488,7 @@ def _grad_case(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Case:
 
 def test_known_bug_a_loaded_layer_cannot_build_the_backward_of_a_while_loop():
     """while i < 1 and y.sum() > -1.5: i += 1; z = y + x; y = -y  (to_static's own bug here: middle_0)"""
-    from conformance.ir import While
+    from conformance.program.ir import While
 
     body = (Get("v0", "x"), Get("v1", "y"),
             While(TensorCond("v1", "sum", ">", -1.5), 1, "it0", (OpStmt("v2", "add", ("v1", "v0")),
@@ -483,7 +501,7 @@ def test_known_bug_a_loaded_layer_cannot_build_the_backward_of_a_while_loop():
 
 def test_known_bug_an_early_return_before_a_while_loop_fails_with_autograd():
     """if x.mean() < -0.5: return x; while i < 1 and x.max() > 0.5: i += 1; return x"""
-    from conformance.ir import Return, While
+    from conformance.program.ir import Return, While
 
     body = (Get("v0", "x"), If(TensorCond("v0", "mean", "<", -0.5), (Return(OutVar("v0")),)),
             While(TensorCond("v0", "amax", ">", 0.5), 1, "it0", ()))

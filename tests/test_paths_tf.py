@@ -12,12 +12,33 @@ from hypothesis import HealthCheck, given, settings
 pytest.importorskip("conformance.paths.tf", reason="tensorflow is not installed")  # the adapter imports it
 pytest.importorskip("tf2onnx")
 
-from conformance.case import Case, InputSet  # noqa: E402
-from conformance.ir import (Break, For, Get, Grow, If, Input, Kwarg, KwargCond, OpStmt, OutDict, OutSeq, OutVar, Param,  # noqa: E402
-                            Program, Return, SeqSpec, DictSpec, ShapeCond, TensorCond, TensorSpec, While)
-from conformance.paths import PATHS, select_paths  # noqa: E402
-from conformance.runner import check, prepare, run_path  # noqa: E402
-from conformance.strategies import cases  # noqa: E402
+from conformance.paths.records import PATHS, select_paths  # noqa: E402
+from conformance.program.case import Case, InputSet  # noqa: E402
+from conformance.program.ir import (  # noqa: E402
+    Break,
+    DictSpec,
+    For,
+    Get,
+    Grow,
+    If,
+    Input,
+    Kwarg,
+    KwargCond,
+    OpStmt,
+    OutDict,
+    OutSeq,
+    OutVar,
+    Param,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    TensorCond,
+    TensorSpec,
+    While,
+)
+from conformance.program.program import Program  # noqa: E402
+from conformance.program.strategies import cases  # noqa: E402
+from conformance.run.runner import check, prepare, run_path  # noqa: E402
 
 from . import planted_tf  # noqa: E402,F401 - registers the planted paths
 
@@ -254,7 +275,7 @@ def test_the_signature_has_none_on_the_dynamic_dims():
 def test_the_reproducer_agrees_with_eager_where_the_path_does(path, tmp_path):
     """conformance triage's repro.py for a TensorFlow path (PathRecord.repro) converts as the path does: on a
     case that passes, it passes too (nested inputs, and a dict output whose keys a loaded model sorts)."""
-    from conformance.triage import Bucket, signature, write_bucket
+    from conformance.triage.buckets import Bucket, signature, write_bucket
 
     case = Case(_loop_program(), (InputSet("example", 2, 1),))
     record = check(case, PATHS[path])
@@ -332,7 +353,7 @@ def test_the_tf1_graph_is_written_as_tf1_users_wrote_it():
     """Python if on a kwarg; tf.cond whose branches take and return the variables they assign; tf.while_loop with
     a counter for the bound and a _broke flag set by the break, the rest of the body after it a continuation; an
     early return under a tensor condition: tf.cond between it and the rest of the model."""
-    from conformance.render import render
+    from conformance.render.source import render
 
     source = render(_tf1_program(), "tf")
     assert source[source.index("def build_graph"):source.index("\nif __name__")].rstrip() == TF1_GRAPH.rstrip()
@@ -367,7 +388,7 @@ def test_swapped_tf_cond_branches_are_a_mismatch():
 
 def test_a_return_in_a_tf_while_loop_is_unsupported():
     """build_graph does not express a return inside a tf.while_loop: it raises, and the path says why."""
-    from conformance.render import render
+    from conformance.render.source import render
 
     program = Program(
         seed=9, inputs=(Input("x", TensorSpec(("B", 3))),), kwargs=(), params=(),

@@ -5,11 +5,12 @@ from hypothesis import HealthCheck, assume, given, settings
 
 pytest.importorskip("torch")
 
-from conformance.case import Case, InputSet, materialize  # noqa: E402
-from conformance.ir import Get, If, Input, OpStmt, OutVar, Program, TensorCond, TensorSpec  # noqa: E402
-from conformance.paths import PATHS  # noqa: E402
-from conformance.runner import check  # noqa: E402
-from conformance.strategies import cases  # noqa: E402
+from conformance.paths.records import PATHS  # noqa: E402
+from conformance.program.case import Case, InputSet, materialize  # noqa: E402
+from conformance.program.ir import Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec  # noqa: E402
+from conformance.program.program import Program
+from conformance.program.strategies import cases  # noqa: E402
+from conformance.run.runner import check  # noqa: E402
 
 from . import planted_paths  # noqa: E402
 
@@ -112,7 +113,7 @@ def test_a_known_bug_is_named_on_inputs_a_path_specialises_on_too():
     known-bug record like any other mismatch: it stays a mismatch, with the record's reason."""
     import dataclasses
 
-    from conformance.paths import Limitation
+    from conformance.paths.records import Limitation
 
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))

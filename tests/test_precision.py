@@ -4,8 +4,8 @@ is a mismatch, and a decision that reduced precision flips is discarded rather t
 import numpy as np
 import pytest
 
-from conformance.oracle import diagnose
-from conformance.precision import judge, tolerance
+from conformance.judge.oracle import diagnose
+from conformance.judge.precision import judge, tolerance
 
 
 def _bf16(a: np.ndarray) -> np.ndarray:
@@ -53,10 +53,11 @@ def test_an_error_beyond_bfloat16_rounding_is_a_mismatch(seed):
 
 torch = pytest.importorskip("torch")
 
-from conformance.case import Case, InputSet, materialize  # noqa: E402
-from conformance.ir import Get, If, Input, OpStmt, OutVar, Program, TensorCond, TensorSpec  # noqa: E402
-from conformance.paths import PATHS, select_paths  # noqa: E402
-from conformance.runner import check  # noqa: E402
+from conformance.paths.records import PATHS, select_paths  # noqa: E402
+from conformance.program.case import Case, InputSet, materialize  # noqa: E402
+from conformance.program.ir import Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec  # noqa: E402
+from conformance.program.program import Program  # noqa: E402
+from conformance.run.runner import check  # noqa: E402
 
 from . import planted_training  # noqa: E402, F401 - registers torch.planted_precision_flip
 

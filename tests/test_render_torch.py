@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 
 torch = pytest.importorskip("torch")
 
-from conformance.case import map_tree, materialize, save_inputs  # noqa: E402
-from conformance.render import load_model_module, render  # noqa: E402
-from conformance.strategies import cases  # noqa: E402
+from conformance.program.case import map_tree, materialize, save_inputs  # noqa: E402
+from conformance.program.strategies import cases  # noqa: E402
+from conformance.render.source import load_model_module, render  # noqa: E402
 
 
 @settings(max_examples=15, deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -17,10 +17,22 @@ from pathlib import Path
 
 import pytest
 
-from conformance.ops import OPS
-from conformance.report import (GROUP_OF, GROUPS, Column, ReportError, build_matrix, buckets, latency, load_results,
-                                read_run, row_label, trends, write_report)
-from conformance.runner import OUTCOMES
+from conformance.program.ops import OPS
+from conformance.report.dashboard import (
+    GROUP_OF,
+    GROUPS,
+    Column,
+    ReportError,
+    buckets,
+    build_matrix,
+    latency,
+    load_results,
+    read_run,
+    row_label,
+    trends,
+    write_report,
+)
+from conformance.run.runner import OUTCOMES
 
 FAMILIES = list(dict.fromkeys(op.family for op in OPS.values()))
 OP_OF = {family: next(name for name, op in OPS.items() if op.family == family) for family in FAMILIES}
@@ -129,7 +141,7 @@ def test_failures_group_into_buckets_and_link_to_triage(tmp_path):
     (triage / "bucket-1").mkdir(parents=True)
     (triage / "bucket-1" / "bucket.json").write_text(json.dumps({"case_ids": ["c"], "title": "boom in trace"}))
     (triage / "bucket-1" / "repro.py").write_text("print('repro')\n")
-    from conformance.report import read_triage
+    from conformance.report.dashboard import read_triage
 
     found = buckets(records, read_triage(triage))[("torch", "trace", "cpu", "infer")]
     assert [(b.outcome, len(b.records)) for b in found] == [("mismatch", 2), ("conversion_error", 1)]
@@ -267,9 +279,9 @@ def test_pytest_under_xdist_writes_the_records_of_its_tests(tmp_path):
     pytest.importorskip("xdist")
     (tmp_path / "test_two.py").write_text("""
 import pytest
-from conformance.campaign import generate_cases
-from conformance.paths import PATHS, load_framework
-from conformance.runner import check
+from conformance.run.campaign import generate_cases
+from conformance.paths.records import PATHS, load_framework
+from conformance.run.runner import check
 
 CASE = next(generate_cases(0))  # the same case in every worker
 

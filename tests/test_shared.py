@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conformance.shared import DatabaseError, open_database
+from conformance.run.database import DatabaseError, open_database
 
 
 def _free_port() -> int:
@@ -52,10 +52,9 @@ def database(request, tmp_path):
 
 def _campaign(database, seed, out, max_cases):
     pytest.importorskip("torch")
-    from conformance.campaign import Campaign, CampaignOptions
-    from conformance.paths import PATHS, select_paths
-
     import tests.planted_paths  # noqa: F401 - registers planted_perturb (always a mismatch)
+    from conformance.paths.records import PATHS, select_paths
+    from conformance.run.campaign import Campaign, CampaignOptions
 
     select_paths(["torch"])
     opts = CampaignOptions(seed=seed, budget=300, max_cases=max_cases, paths=[PATHS["torch.eager"],
@@ -84,8 +83,8 @@ def test_a_finding_of_one_machine_is_replayed_first_by_the_others(database, tmp_
 
 
 def test_a_finding_is_replayed_in_the_mode_that_found_it(tmp_path):
-    from conformance.campaign import _replay_jobs, generate_cases
-    from conformance.shared import findings, open_database, publish
+    from conformance.run.campaign import _replay_jobs, generate_cases
+    from conformance.run.database import findings, open_database, publish
 
     db = open_database(str(tmp_path / "shared-db"))
     case = next(generate_cases(0))

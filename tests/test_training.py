@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 
-from conformance.case import Case, InputSet
-from conformance.ir import Get, Input, OpStmt, OutVar, Param, Program, TensorSpec
-from conformance.ops import OPS
-from conformance.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases, programs
-from conformance.training import STEPS, compare
+from conformance.judge.training import STEPS, compare
+from conformance.program.case import Case, InputSet
+from conformance.program.ir import Get, Input, OpStmt, OutVar, Param, TensorSpec
+from conformance.program.ops import OPS
+from conformance.program.program import Program
+from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases, programs
 
 # no shrinking: each shrink step runs eager and a path again (shrink a failure by hand with the dev profile)
 quick = settings(max_examples=6, deadline=None, derandomize=True, database=None,
@@ -120,8 +121,8 @@ def test_train_layers_are_drawn_on_request():
 
 torch = pytest.importorskip("torch")
 
-from conformance.paths import PATHS, select_paths  # noqa: E402
-from conformance.runner import check, get_mode, prepare, run_path  # noqa: E402
+from conformance.paths.records import PATHS, select_paths  # noqa: E402
+from conformance.run.runner import check, get_mode, prepare, run_path  # noqa: E402
 
 from . import planted_training  # noqa: E402, F401 - registers the planted paths
 
@@ -225,8 +226,8 @@ def test_eager_autograd_refusal_is_unsupported_for_every_path():
 
 def _eager_train_forwards(framework: str, program: Program, x: np.ndarray, calls: int = 3):
     """Outputs and running statistics after each of ``calls`` forwards in train() (seeded), as numpy."""
-    from conformance.paths import load_framework
-    from conformance.render import load_model_module
+    from conformance.paths.records import load_framework
+    from conformance.render.source import load_model_module
 
     fw = load_framework(framework)
     fw.setup()
@@ -246,7 +247,7 @@ def test_batch_norm_means_the_same_in_every_framework(framework, training):
     """torch momentum 0.1 (weight of the new statistic) is Paddle's 0.9 (weight of the old one) and the tf
     emitter's 0.1: outputs and running means agree over three forwards. The running variance agrees with
     torch in tf; Paddle updates it with the biased batch variance, which this pins exactly."""
-    from conformance.paths import FRAMEWORK_MODULES, framework_available, load_framework
+    from conformance.paths.records import FRAMEWORK_MODULES, framework_available, load_framework
 
     if not framework_available(framework) or framework not in FRAMEWORK_MODULES:
         pytest.skip(f"{framework} is not installed")
@@ -270,7 +271,7 @@ def test_batch_norm_means_the_same_in_every_framework(framework, training):
 
 @pytest.mark.parametrize("framework", ["paddle", "tf"])
 def test_dropout_p0_and_eval_mode_are_the_identity_everywhere(framework):
-    from conformance.paths import framework_available, load_framework
+    from conformance.paths.records import framework_available, load_framework
 
     if not framework_available(framework):
         pytest.skip(f"{framework} is not installed")

@@ -10,12 +10,28 @@ from pathlib import Path
 
 import pytest
 
-from conformance.case import Case, InputSet
-from conformance.corpus import CaseFileError, load_case_file, parse_case
-from conformance.ir import (DictSpec, For, Get, If, Input, Kwarg, KwargCond, OpStmt, OutSeq, OutVar, Param, Program,
-                            SeqSpec, TensorCond, TensorSpec, While)
-from conformance.triage import Bucket, failure_key, normalise, signature
-from conformance.validate import check_program
+from conformance.program.case import Case, InputSet
+from conformance.program.ir import (
+    DictSpec,
+    For,
+    Get,
+    If,
+    Input,
+    Kwarg,
+    KwargCond,
+    OpStmt,
+    OutSeq,
+    OutVar,
+    Param,
+    SeqSpec,
+    TensorCond,
+    TensorSpec,
+    While,
+)
+from conformance.program.program import Program
+from conformance.program.typecheck import check_program
+from conformance.triage.buckets import Bucket, failure_key, normalise, signature
+from conformance.triage.corpus import CaseFileError, load_case_file, parse_case
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -115,8 +131,8 @@ def test_the_runner_mode_is_part_of_the_signature():
 def planted():
     pytest.importorskip("torch")
     import tests.planted_triage  # noqa: F401 - registers the planted paths
-    from conformance.paths import PATHS
-    from conformance.runner import check
+    from conformance.paths.records import PATHS
+    from conformance.run.runner import check
 
     return lambda case, path_id, mode="infer": check(case, PATHS[path_id], mode=mode)
 
@@ -140,7 +156,7 @@ def _while_case(seed=3, extra=True):
 
 
 def test_reducer_shrinks_a_planted_while_divergence_to_a_few_statements(planted):
-    from conformance.reduce import reduce_case
+    from conformance.triage.reduce import reduce_case
 
     case = _while_case()
     original = planted(case, "torch.planted_while")
@@ -162,7 +178,7 @@ def test_reducer_shrinks_a_planted_while_divergence_to_a_few_statements(planted)
 
 
 def test_reducer_keeps_the_case_when_nothing_smaller_fails_the_same_way(planted):
-    from conformance.reduce import reduce_case
+    from conformance.triage.reduce import reduce_case
 
     case = _while_case()
     red = reduce_case(case, lambda r: r["outcome"] == "conversion_error", lambda c: planted(c, "torch.planted_while"),
@@ -187,7 +203,7 @@ def _fault_cases():
 
 
 def test_triage_makes_one_bucket_per_fault(planted):
-    from conformance.triage import triage
+    from conformance.triage.buckets import triage
 
     records = []
     for i, case in enumerate(_fault_cases()):
@@ -235,7 +251,7 @@ def _run(python, folder):
 
 @pytest.fixture(scope="module")
 def while_bucket(planted):
-    from conformance.reduce import reduce_case
+    from conformance.triage.reduce import reduce_case
 
     case = _while_case()
     first = planted(case, "torch.planted_while")
@@ -246,7 +262,7 @@ def while_bucket(planted):
 
 
 def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_path):
-    from conformance.triage import write_bucket
+    from conformance.triage.buckets import write_bucket
 
     folder = write_bucket(while_bucket, tmp_path / "bucket", verify=False)
     assert {"bucket.json", "case.json", "repro.py", "example.npz", "REPORT.md"} <= {p.name for p in folder.iterdir()}
@@ -269,7 +285,7 @@ def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_
 
 
 def test_repro_agrees_where_the_path_agrees(while_bucket, tmp_path):
-    from conformance.triage import Signature, write_bucket
+    from conformance.triage.buckets import Signature, write_bucket
 
     sig = while_bucket.signature
     script = Bucket(Signature("torch", "script", sig.outcome, sig.key, sig.ops, sig.constructs),
@@ -282,9 +298,9 @@ def test_repro_agrees_where_the_path_agrees(while_bucket, tmp_path):
 
 def test_repro_of_a_real_path_shows_its_bug(tmp_path):
     pytest.importorskip("onnxruntime")
-    from conformance.paths import PATHS, load_framework
-    from conformance.runner import check
-    from conformance.triage import write_bucket
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.run.runner import check
+    from conformance.triage.buckets import write_bucket
 
     load_framework("torch")
     case = load_case_file(ROOT / "cases" / "torch-onnx-dynamo-shape-branch-silently-frozen.json").case
@@ -317,9 +333,9 @@ def test_repro_snippet_converts_like_its_path(path_id, tmp_path):
     """A program every torch path converts right: each path's repro.py must agree with eager too
     (nested inputs, a dynamic dim and a kwarg exercise the snippet's handling of them)."""
     pytest.importorskip("torch")
-    from conformance.paths import PATHS, load_framework, missing_requirements
-    from conformance.runner import check
-    from conformance.triage import write_bucket
+    from conformance.paths.records import PATHS, load_framework, missing_requirements
+    from conformance.run.runner import check
+    from conformance.triage.buckets import write_bucket
 
     load_framework("torch")
     path = PATHS[path_id]
@@ -374,7 +390,7 @@ def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_pa
     replay = conformance("replay", str(saved[0]), "--load", "tests.planted_triage", "--frameworks", "torch",
                          "--paths", "planted_while,planted_faults")
     assert replay.returncode == 1  # still a finding
-    from conformance.report import read_triage
+    from conformance.report.dashboard import read_triage
 
     assert {b.path for b in read_triage(out)} == {"torch.planted_while", "torch.planted_faults"}
 
@@ -429,8 +445,8 @@ def test_loading_a_case_file_runs_none_of_its_code(tmp_path):
 
 def test_a_hand_written_model_is_judged_call_by_call():
     pytest.importorskip("torch")
-    from conformance.corpus import ModelSource, check_model
-    from conformance.paths import PATHS, load_framework
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.triage.corpus import ModelSource, check_model
 
     load_framework("torch")
     source = "\n".join([
@@ -509,7 +525,7 @@ def test_a_campaign_with_planted_faults_triages_to_one_bucket_per_fault(tmp_path
     proc = conformance("triage", str(runs), "--out", str(out), "--load", "tests.planted_triage", "--max-seconds",
                        "900", "--reduce-seconds", "60")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    from conformance.triage import read_buckets
+    from conformance.triage.buckets import read_buckets
 
     buckets = read_buckets(out)
     assert sum(len(b.findings) for b in buckets) == len(findings) > len(buckets)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..case import flatten
-from . import FlatOutputs
+from conformance.paths.records import FlatOutputs
+from conformance.program.case import flatten
 
 
 class OrtModel:

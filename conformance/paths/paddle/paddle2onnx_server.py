@@ -9,7 +9,7 @@ prints to the request's log file. It exits when its parent does.
 Polygraphy's auto-install, which paddle2onnx switches on, is kept off: a missing module makes the
 export skip constant folding; nothing is downloaded while a check runs.
 
-Protocol: ``python -m conformance.paths.paddle2onnx_server STARTUP_LOG``; requests
+Protocol: ``python -m conformance.paths.paddle.paddle2onnx_server STARTUP_LOG``; requests
 ``{"model": ..., "params": ..., "out": ..., "opset": 9, "log": ...}``; replies ``{"status": int}``.
 """
 

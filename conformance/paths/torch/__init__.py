@@ -12,11 +12,21 @@ import warnings
 import numpy as np
 import torch
 
-from ..case import map_tree
-from ..ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
-from ..ops import MAX_BATCH
-from . import FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord, module_versions, register
-from .ort import OrtModel
+from conformance.paths.ort import OrtModel
+from conformance.paths.records import (
+    FRAMEWORKS,
+    Autograd,
+    ConvertContext,
+    Framework,
+    Limitation,
+    PathRecord,
+    loss_terms,
+    module_versions,
+    register,
+)
+from conformance.program.case import map_tree
+from conformance.program.ir import DYNAMIC, DictSpec, SeqSpec, TensorSpec
+from conformance.program.ops import MAX_BATCH
 
 
 def _setup() -> None:
@@ -94,7 +104,6 @@ def _backward(forward, args, kwargs, weights, params):
             wrt.append(a)
         return a
 
-    from ..training import loss_terms
 
     args = map_tree(leaf, args)
     with torch.enable_grad():

@@ -22,7 +22,7 @@ manifests' start times where every run has a manifest, else as given.
 
 Library use::
 
-    from conformance.report import load_results, write_report
+    from conformance.report.dashboard import load_results, write_report
     write_report(load_results(["reports/shard0", "reports/shard1"]), "reports/dashboard")
 """
 
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
-from .runner import FINDINGS, OUTCOMES, SCHEMA_VERSION
+from conformance.run.records import FINDINGS, ReportError, check_record, read_records
 
 #: How the dashboard groups outcomes. Only ``pass`` is a pass: ``unsupported``, ``expected`` (a documented
 #: specialisation) and ``not judged`` (discarded by the branch-flip guard) never count as one.
@@ -53,15 +53,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
 GROUP_OF = {o: g for g, outcomes in GROUPS.items() for o in outcomes}
 #: Outcomes whose record timed the converted model on every input set (usable for latency).
 RAN = ("pass", "mismatch", "expected_divergence")
-REQUIRED = ("schema", "case_id", "framework", "path", "device", "outcome")
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
 MAX_BUCKETS_PER_ROW = 50
 MAX_CASES_PER_BUCKET = 10
-
-
-class ReportError(ValueError):
-    """Results that cannot be reported (an unreadable file, a record of a newer schema...)."""
 
 
 # ------------------------------------------------------------------ the results model
@@ -108,31 +103,13 @@ def version_key(versions: dict) -> tuple:
     return tuple(sorted(versions.items()))
 
 
-def read_records(path) -> list[dict]:
-    """Records of a results.jsonl; raises :class:`ReportError` naming the file (and line) it cannot read."""
-    records = []
-    try:
-        f = open(path)
-    except OSError as e:
-        raise ReportError(f"cannot read {path}: {e.strerror}") from None
-    with f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise ReportError(f"{path}:{n}: not a JSON record ({e})") from None
-    return records
-
-
 def read_run(source) -> Run:
     """Read a ``results.jsonl`` or a folder holding one (and its ``manifest.json``, if any)."""
     source = Path(source)
     file = results_file(source)
     records = read_records(file)
     for n, record in enumerate(records, 1):
-        _check_record(record, f"{file}: record {n}")
+        check_record(record, f"{file}: record {n}")
     manifest_file = file.parent / "manifest.json"
     manifest = None
     if file.name == "results.jsonl" and manifest_file.exists():
@@ -143,19 +120,6 @@ def read_run(source) -> Run:
     run = Run(source, manifest, records)
     _fill_framework_versions(run)
     return run
-
-
-def _check_record(record, where: str) -> None:
-    if not isinstance(record, dict) or not isinstance(record.get("schema"), int):
-        raise ReportError(f"{where}: not a conformance result record (no schema number)")
-    if record["schema"] > SCHEMA_VERSION:
-        raise ReportError(f"{where}: schema {record['schema']} is newer than this conformance reads "
-                          f"({SCHEMA_VERSION}); upgrade conformance")
-    missing = [k for k in REQUIRED if k not in record]
-    if missing:
-        raise ReportError(f"{where}: missing {', '.join(missing)}")
-    if record["outcome"] not in OUTCOMES:
-        raise ReportError(f"{where}: unknown outcome {record['outcome']!r}")
 
 
 def _fill_framework_versions(run: Run) -> None:
@@ -256,7 +220,7 @@ def _features(record: dict, family_of: dict) -> set:
 
 
 def _op_families() -> dict:
-    from .ops import OPS
+    from conformance.program.ops import OPS
 
     return {name: rec.family for name, rec in OPS.items()}
 
@@ -437,7 +401,7 @@ class Bucket:
 
 def buckets(records: list[dict], triage: list[TriageBucket] = ()) -> dict[tuple, list[Bucket]]:
     """Per row, the buckets of its findings (``FINDINGS`` outcomes), most severe and largest first."""
-    from .triage import failure_key
+    from conformance.triage.buckets import failure_key
 
     grouped: dict[tuple, Bucket] = {}
     for r in records:
@@ -545,7 +509,7 @@ def render_html(report: Report, out: Path, title: str) -> str:
 
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    env = Environment(loader=PackageLoader("conformance", "templates"), autoescape=select_autoescape(default=True),
+    env = Environment(loader=PackageLoader("conformance.report", "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: "–" if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, unit="": "–" if v is None else _fmt(v) + unit

@@ -41,7 +41,7 @@ def _load_paddle_first() -> None:
     paddle is installed and TensorFlow is not imported yet, load paddle's adapter first, so both frameworks
     can be checked in one process (the pytest suite, ``--frameworks tf,paddle``); it costs about 2 s and
     250 MB. (Where TensorFlow came first, paddle cannot be loaded in that process.)"""
-    from . import FRAMEWORK_MODULES
+    from conformance.paths.records import FRAMEWORK_MODULES
 
     if "tensorflow" in sys.modules or importlib.util.find_spec("paddle") is None:
         return
@@ -56,11 +56,21 @@ _load_paddle_first()
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from ..ir import DYNAMIC, DictSpec, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
-from ..case import flatten  # noqa: E402
-from . import (FRAMEWORKS, Autograd, ConvertContext, Framework, Limitation, PathRecord,  # noqa: E402
-                module_versions, register)
-from .ort import OrtModel  # noqa: E402
+from conformance.paths.ort import OrtModel  # noqa: E402
+from conformance.paths.records import (  # noqa: E402
+    FRAMEWORKS,
+    Autograd,
+    ConvertContext,
+    Framework,
+    Limitation,
+    PathRecord,
+    loss_terms,
+    module_versions,
+    register,
+)
+from conformance.program.case import flatten  # noqa: E402
+from conformance.program.ir import DYNAMIC, DictSpec, SeqSpec, Spec, TensorSpec  # noqa: E402
+from conformance.program.program import Program  # noqa: E402
 
 _DTYPES = {"float32": tf.float32, "int64": tf.int64, "bool": tf.bool}
 _threads_set = False
@@ -165,7 +175,6 @@ def _set_training(model, training: bool) -> None:
 def _backward(forward, args, kwargs, weights, params):
     """See :class:`~conformance.paths.Autograd`: ``tf.GradientTape`` over the loss head, None for a tensor
     the loss does not reach (a TF1 graph in a session differentiates itself: :meth:`Session.backward`)."""
-    from ..training import loss_terms
 
     if isinstance(forward, Session):
         return forward.backward(args, weights, params)
@@ -470,9 +479,8 @@ class Session:
 
     def backward(self, args, weights, params):
         """:class:`~conformance.paths.Autograd`'s ``backward`` in the graph: the loss head ``sum(out * w)`` over
-        :func:`~conformance.training.loss_terms` (``w`` fed to placeholders), and ``tf.compat.v1.gradients`` of it
+        :func:`~conformance.paths.records.loss_terms` (``w`` fed to placeholders), and ``tf.compat.v1.gradients`` of it
         with respect to the float input placeholders and the graph's variables named as ``params`` are."""
-        from ..training import loss_terms
 
         feed = self.feed(args)
         flat = [np.array(a) for a in self.session.run(tf.nest.flatten(self.outputs), feed)]  # distinct arrays

@@ -29,10 +29,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from .ir import (DYNAMIC, Break, Continue, For, Get, Grow, If, KwargCond, LoopVarCond, OpStmt, Out, OutSeq, OutVar, Program,
-                 ProgramError, Return, SeqSpec, ShapeCond, Spec, TensorCond, TensorSpec, While, out_leaves, walk)
-from .ops import OPS
-from .validate import _Checker, op_arg_types
+from conformance.program.ir import (
+    DYNAMIC,
+    Break,
+    Continue,
+    For,
+    Get,
+    Grow,
+    If,
+    KwargCond,
+    LoopVarCond,
+    OpStmt,
+    Out,
+    OutSeq,
+    OutVar,
+    ProgramError,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    Spec,
+    TensorCond,
+    TensorSpec,
+    While,
+    out_leaves,
+    walk,
+)
+from conformance.program.ops import OPS
+from conformance.program.program import Program
+from conformance.program.typecheck import TypeChecker, op_arg_types
 
 
 @dataclass(frozen=True)
@@ -418,7 +442,7 @@ class _GraphWriter(_Writer):
     def __init__(self, program: Program, d: Dialect, float_dtype: str):
         super().__init__(program, d, False, float_dtype)
         self.owner = "model"
-        self.checker = _Checker(program)
+        self.checker = TypeChecker(program)
         self.env: dict = {}  # the variables defined here, with their types
         self.loops: list[_Loop] = []  # the loops around here, innermost last
         self.n_functions = 0

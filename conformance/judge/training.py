@@ -33,11 +33,11 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .case import map_tree
-from .ir import Program
-from .oracle import LeafReport, Report, diagnose
-from .paths import ConvertContext, Framework, Limitation, PathRecord
-from .runner import InputRun, Judged, Mode, Prepared, tensor_names
+from conformance.judge.modes import InputRun, Judged, Mode, Prepared
+from conformance.judge.oracle import LeafReport, Report, diagnose
+from conformance.paths.records import ConvertContext, Failure, Framework, Limitation, PathRecord
+from conformance.program.case import map_tree
+from conformance.program.program import Program, tensor_names
 
 #: Optimizer steps per optimizer in ``train`` mode.
 STEPS = 3
@@ -47,7 +47,7 @@ OPTIMIZERS = {"sgd": 0.1, "adam": 0.01}
 #: Eager refusals in ``grad`` and ``train`` modes: no path can be judged, every record is ``unsupported``.
 EAGER_LIMITATIONS = (
     Limitation("eager autograd refuses the program: an in-place update overwrites a tensor saved for the "
-               "backward pass", r"modified by an inplace operation", phase="eager"),
+               "backward pass", phase="eager", message=r"modified by an inplace operation"),
 )
 
 
@@ -57,22 +57,6 @@ def loss_weights(program: Program, outputs):
     rng = np.random.default_rng([program.seed, 3])
     return map_tree(lambda o: (rng.uniform(-1.0, 1.0, np.shape(o)) / max(1, np.size(o))).astype(np.float32)
                     if np.asarray(o).dtype.kind == "f" else None, outputs)
-
-
-def loss_terms(outputs, weights) -> list:
-    """``(output leaf, weight)`` pairs of the loss head: ``weights``' structure walked into ``outputs`` (dicts
-    by key, so a framework that orders dict outputs otherwise pairs them right); a leaf missing from the
-    outputs, of another shape, or without a weight is left out (the comparison of outputs reports it)."""
-    if isinstance(weights, dict):
-        return [t for k, w in weights.items() if isinstance(outputs, dict) and k in outputs
-                for t in loss_terms(outputs[k], w)]
-    if isinstance(weights, (list, tuple)):
-        if not isinstance(outputs, (list, tuple)) or len(outputs) != len(weights):
-            return []
-        return [t for o, w in zip(outputs, weights) for t in loss_terms(o, w)]
-    if weights is None or tuple(getattr(outputs, "shape", ())) != weights.shape:
-        return []
-    return [(outputs, weights)]
 
 
 def _state_names(program: Program) -> tuple[list[str], list[str]]:
@@ -159,9 +143,9 @@ def _prune_none(c, e, r, n, path: str, out: list) -> tuple:
         where = f"{path}[{k!r}]"
         if k in c and (e[k] is None or c[k] is None):
             if e[k] is None and c[k] is not None:
-                out.append(LeafReport(where, False, "structure", "a gradient where eager has none (None)"))
+                out.append(LeafReport(where, False, "extra_gradient", "a gradient where eager has none (None)"))
             elif e[k] is not None:
-                out.append(LeafReport(where, False, "structure", "no gradient (None) where eager has one"))
+                out.append(LeafReport(where, False, "missing_gradient", "no gradient (None) where eager has one"))
             continue
         if k not in c:
             continue
@@ -180,8 +164,8 @@ class _AutogradMode(Mode):
             return f"the {fw.name} adapter has no autograd support (Framework.autograd) for mode {self.name!r}"
         return super().unsupported(path, fw)
 
-    def limitation_for(self, text: str) -> Optional[Limitation]:
-        return next((lim for lim in EAGER_LIMITATIONS if lim.applies(text, "eager", "")), None)
+    def limitation_for(self, failure: Failure) -> Optional[Limitation]:
+        return next((lim for lim in EAGER_LIMITATIONS if lim.applies(failure, "")), None)
 
     def compare(self, path: PathRecord, out, eager, reference, noise) -> Report:
         return compare(out, eager, reference, noise)

@@ -26,9 +26,29 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Optional
 
-from .case import Case
-from .ir import (DYNAMIC, DictSpec, For, Get, If, Input, OpStmt, Out, OutDict, OutSeq, OutVar, Program, ProgramError,
-                 Return, SeqSpec, ShapeCond, TensorCond, TensorSpec, While, out_leaves)
+from conformance.program.case import Case
+from conformance.program.ir import (
+    DYNAMIC,
+    DictSpec,
+    For,
+    Get,
+    If,
+    Input,
+    OpStmt,
+    Out,
+    OutDict,
+    OutSeq,
+    OutVar,
+    ProgramError,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    TensorCond,
+    TensorSpec,
+    While,
+    out_leaves,
+)
+from conformance.program.program import Program
 
 # ------------------------------------------------------------------ running candidates
 
@@ -43,8 +63,8 @@ def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
     import importlib
     import traceback
 
-    from .paths import PATHS, load_framework
-    from .runner import check
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.run.runner import check
 
     for module in modules:
         importlib.import_module(module)
@@ -235,10 +255,10 @@ def _drop_unused_params(p: Program) -> Program:
 
 def _refit(p: Program) -> Program:
     """Give each weight the shape its op needs now (after inputs shrank); unchanged if it cannot."""
-    from .ops import check_op
-    from .validate import _Checker
+    from conformance.program.ops import check_op
+    from conformance.program.typecheck import TypeChecker
 
-    class Refit(_Checker):
+    class Refit(TypeChecker):
         def stmt(self, s, env, loops, where):
             if isinstance(s, OpStmt) and s.params and all(a in env for a in s.args):
                 try:
@@ -422,7 +442,7 @@ def _op_rank(op: str) -> int:
 def move_ops(case: Case) -> Iterator[Case]:
     """simpler ops: an op replaced by a simpler one on the same arguments (so that failures that
     need "some op in the loop" end up with the same one)."""
-    from .ops import OPS
+    from conformance.program.ops import OPS
 
     body = case.program.body
     for loc, s in _locations(body):

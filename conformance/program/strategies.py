@@ -23,11 +23,38 @@ from typing import Iterable, Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
-from .case import Case, InputSet
-from .ir import (DYNAMIC, ProgramError, Break, Continue, DictSpec, For, Get, Grow, If, Input, Kwarg, KwargCond, LoopVarCond, OpStmt,
-                 OutDict, OutSeq, OutVar, Param, Program, Return, SeqSpec, ShapeCond, TensorCond, TensorSpec,
-                 TensorType, While, out_leaves, spec_leaves)
-from .ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
+from conformance.program.case import Case, InputSet
+from conformance.program.ir import (
+    DYNAMIC,
+    Break,
+    Continue,
+    DictSpec,
+    For,
+    Get,
+    Grow,
+    If,
+    Input,
+    Kwarg,
+    KwargCond,
+    LoopVarCond,
+    OpStmt,
+    OutDict,
+    OutSeq,
+    OutVar,
+    Param,
+    ProgramError,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    TensorCond,
+    TensorSpec,
+    TensorType,
+    While,
+    out_leaves,
+    spec_leaves,
+)
+from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
+from conformance.program.program import Program
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",

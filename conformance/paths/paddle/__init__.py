@@ -31,11 +31,22 @@ os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 
-from ..case import flatten, map_tree, unflatten  # noqa: E402
-from ..ir import DYNAMIC, DictSpec, Out, OutDict, OutSeq, Program, SeqSpec, Spec, TensorSpec  # noqa: E402
-from . import (FRAMEWORKS, Autograd, ConvertContext, FlatOutputs, Framework, Limitation, PathRecord,  # noqa: E402
-                module_versions, register)
-from .ort import OrtModel  # noqa: E402
+from conformance.paths.ort import OrtModel  # noqa: E402
+from conformance.paths.records import (  # noqa: E402
+    FRAMEWORKS,
+    Autograd,
+    ConvertContext,
+    FlatOutputs,
+    Framework,
+    Limitation,
+    PathRecord,
+    loss_terms,
+    module_versions,
+    register,
+)
+from conformance.program.case import flatten, map_tree, unflatten  # noqa: E402
+from conformance.program.ir import DYNAMIC, DictSpec, Out, OutDict, OutSeq, SeqSpec, Spec, TensorSpec  # noqa: E402
+from conformance.program.program import Program
 
 
 def _place(device: str):
@@ -119,7 +130,6 @@ def _set_training(model, training: bool) -> None:
 def _backward(forward, args, kwargs, weights, params):
     """See :class:`~conformance.paths.Autograd`: ``paddle.grad`` of the loss head, None for a tensor the
     loss does not reach."""
-    from ..training import loss_terms
 
     wrt = []
 
@@ -303,7 +313,7 @@ def _callers_source(params: str) -> str:
 
 def _callers(program: Program):
     """The module of :data:`_CALLERS` for ``program``'s forward (its input names, then its kwarg names)."""
-    from ..render import cache_dir, load_source
+    from conformance.render.source import cache_dir, load_source
 
     params = ", ".join([i.name for i in program.inputs] + [k.name for k in program.kwargs])
     return load_source(_callers_source(params), cache_dir() / "paddle" / program.id / "callers.py",
@@ -490,7 +500,7 @@ class _Predictor:
 def _onnx(ctx: ConvertContext):
     """What ``paddle.onnx.export(model, prefix, input_spec)`` does, in its two steps: ``paddle.jit.save``
     here, then ``paddle2onnx.export`` of the saved model (opset 9, its defaults) in a process of its own
-    (:mod:`conformance.paths.paddle2onnx_server`), because paddle2onnx ends its process on an error:
+    (:mod:`conformance.paths.paddle.paddle2onnx_server`), because paddle2onnx ends its process on an error:
     ``sys.exit(-1)`` after logging, or ``abort()`` for an operator it cannot convert. Such an end
     becomes an error naming what paddle2onnx logged."""
     spec = input_spec(ctx.program, ctx.kwargs, ctx.tensor_names)
@@ -547,7 +557,7 @@ class Paddle2OnnxServer:
     def start(self) -> None:
         """Start a server (it imports paddle2onnx in the background; requests wait for it)."""
         self.startup_log = tempfile.mkstemp(prefix="paddle2onnx-server-", suffix=".log")[1]
-        self.proc = subprocess.Popen([sys.executable, "-m", "conformance.paths.paddle2onnx_server", self.startup_log],
+        self.proc = subprocess.Popen([sys.executable, "-m", "conformance.paths.paddle.paddle2onnx_server", self.startup_log],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def close(self) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .ir import DictSpec, Program, ProgramError, SeqSpec, Spec, TensorSpec
+from conformance.program.ir import DictSpec, ProgramError, SeqSpec, Spec, TensorSpec
+from conformance.program.program import Program
 
 ROLES = ("example", "values", "batch", "kwargs")
 #: The largest batch a case file may ask for (generated cases stay within ``ops.MAX_BATCH``).
@@ -66,7 +67,7 @@ class Case:
             raise ProgramError(f"malformed input set: {type(e).__name__}: {e}") from None
         if not inputs:
             raise ProgramError("a case needs at least one input set")
-        from .validate import check_kwarg_value
+        from conformance.program.typecheck import check_kwarg_value
 
         for s in inputs:
             if s.role not in ROLES:

@@ -43,12 +43,24 @@ from typing import Optional, Union
 
 import numpy as np
 
-from .case import Case, flatten, map_tree, unflatten
-from .ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, Program, ProgramError, SeqSpec, TensorSpec, spec_leaves
-from .oracle import diagnose, finite_or_none
-from .paths import FRAMEWORK_MODULES, ConvertContext, FlatOutputs, PathRecord, load_framework
-from .render import cache_dir, load_source
-from .runner import _SEVERITY, OUTCOMES, _error_text, captured_output, finish
+from conformance.judge.oracle import diagnose, finite_or_none
+from conformance.paths.records import Failure, FRAMEWORK_MODULES, ConvertContext, FlatOutputs, PathRecord, load_framework
+from conformance.program.case import Case, flatten, map_tree, unflatten
+from conformance.program.ir import (
+    DYNAMIC,
+    DictSpec,
+    Input,
+    Kwarg,
+    OutVar,
+    ProgramError,
+    SeqSpec,
+    TensorSpec,
+    spec_leaves,
+)
+from conformance.program.program import Program
+from conformance.render.source import cache_dir, load_source
+from conformance.run.records import OUTCOMES, SEVERITY, finish
+from conformance.run.runner import captured_output, error_text
 
 #: Outcomes a case may expect (``discarded`` is the guard's verdict on a case, never an expectation).
 EXPECTABLE = tuple(o for o in OUTCOMES if o != "discarded")
@@ -239,7 +251,7 @@ def corpus(folder: Union[str, Path]) -> list[CaseFile]:
 def replay(case_file: CaseFile, path: PathRecord, device: str = "cpu") -> dict:
     """Run a case file along ``path``: the record (``outcome``, ``detail.message`` ...)."""
     if case_file.case is not None:
-        from .runner import check
+        from conformance.run.runner import check
 
         return check(case_file.case, path, device)
     try:
@@ -304,7 +316,7 @@ def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> di
         try:
             expected.append((fw.to_numpy(fw.call(eager_model, tensors(args, "cpu"), dict(kwargs))), None))
         except Exception as e:  # noqa: BLE001 - eager rejecting a call is part of what is expected
-            expected.append((None, _error_text(e)))
+            expected.append((None, error_text(e)))
     if expected[0][1] is not None:
         return finish(record, "runtime_error", f"eager fails on the example: {expected[0][1][:600]}")
 
@@ -322,8 +334,8 @@ def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> di
                                  device, workdir, names)
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
-        text = _error_text(e)
-        lim = path.limitation_for(text, "convert", version)
+        text = error_text(e)
+        lim = path.limitation_for(Failure.of_exception(e, "convert"), version)
         if lim and lim.outcome:
             record["detail"]["limitation"] = lim.reason
             return finish(record, lim.outcome, text[:600])
@@ -343,11 +355,11 @@ def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> di
                 out = path.run(artifact, tensors(args, device), dict(kwargs))
             out = FlatOutputs(out) if isinstance(out, FlatOutputs) else fw.to_numpy(out)
         except Exception as e:  # noqa: BLE001
-            text = _error_text(e)
+            text = error_text(e)
             if eager_error is not None:
                 entry.update(outcome="pass", message=f"raises like eager: {text[:200]}")
                 continue
-            lim = path.limitation_for(text, "run", version)
+            lim = path.limitation_for(Failure.of_exception(e, "run"), version)
             entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=text[:600])
             continue
         if eager_error is not None:
@@ -364,7 +376,7 @@ def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> di
     record["detail"]["inputs"] = entries
     for key in ("max_abs_err", "max_rel_err"):
         record[key] = max((e[key] for e in entries if e.get(key) is not None), default=None)
-    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in entries) or o == "pass")
+    outcome = next(o for o in SEVERITY if any(e["outcome"] == o for e in entries) or o == "pass")
     first = next((e for e in entries if e["outcome"] == outcome and e.get("message")), None)
     return finish(record, outcome, f"call {first['index']}: {first['message']}" if first else "")
 
@@ -384,7 +396,7 @@ def is_model_file(file: Path) -> bool:
 
 def replay_model_file(file: Path, paths: list, device: str, console) -> int:
     """``conformance replay`` of a hand-written model case: one line per path; exit status 1 on findings."""
-    from .runner import FINDINGS
+    from conformance.run.records import FINDINGS
 
     try:
         case_file = load_case_file(file)

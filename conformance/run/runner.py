@@ -15,37 +15,28 @@ from __future__ import annotations
 
 import contextlib
 import os
-import platform
 import re
 import sys
 import tempfile
 import time
 import traceback
 import warnings
-from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
-from . import __version__
 import numpy as np
 
-from .case import Case, flatten, map_tree, materialize, unflatten
-from .ir import Program, spec_leaves
-from .oracle import LeafReport, Report, Stability, branch_stability, diagnose, finite_or_none
-from .paths import MODES, ConvertContext, FlatOutputs, Framework, PathRecord, load_framework, missing_requirements
-from .render import cache_dir, load_model_module
-
-SCHEMA_VERSION = 1
-OUTCOMES = ("pass", "mismatch", "conversion_error", "runtime_error", "unsupported", "expected_divergence",
-            "timeout", "crash", "discarded")
-#: Outcomes that are findings worth a look (a campaign's exit status counts these).
-FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
-_SEVERITY = ("crash", "mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
-
+from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
+from conformance.judge.oracle import finite_or_none
+from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
+from conformance.program.case import Case, map_tree, materialize
+from conformance.program.program import tensor_names
+from conformance.render.source import cache_dir, load_model_module
+from conformance.run.records import SEVERITY, base_record, finish
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def _error_text(e: BaseException) -> str:
+def error_text(e: BaseException) -> str:
     """``Type: message``; a bare exception (an ``assert`` deep in a framework) says where it was raised."""
     text = f"{type(e).__name__}: {e}"
     if not str(e) and e.__traceback__ is not None:
@@ -86,153 +77,9 @@ def _short(text: str, n: int = 2000) -> str:
     return text if len(text) <= n else text[: n // 2] + "\n...\n" + text[-n // 2:]
 
 
-@dataclass
-class InputRun:
-    """One input set with its eager outputs (fp32, fp64, fp32 on inputs nudged by one ulp) and the
-    branch-flip guard's verdict."""
-
-    index: int
-    role: str
-    args: list
-    nudged: list
-    kwargs: dict
-    batch: int
-    eager: object
-    reference: object
-    noise: object
-    stability: Stability
-
-
 #: Warnings by which a conversion says it froze a value or a branch of the example it ran on.
 _FREEZING_WARNING = re.compile(r"TracerWarning|might not generali[sz]e|treated as a constant|"
                                r"cause the trace to be incorrect", re.I)
-
-
-class ReplayUnavailable(Exception):
-    """Eager cannot replay the example's control-flow decisions (a model rendered without probes)."""
-
-
-#: The seed of the framework's generator before every forward of a model in ``train()`` (dropout).
-FORWARD_SEED = 0
-
-
-@dataclass
-class Prepared:
-    framework: Framework
-    module: object
-    runs: list[InputRun]
-    prepare_s: float
-    probed: tuple  # ((probed fp32 module, model), (probed fp64 module, model))
-    training: bool = False  # the program's models run in train() (Program.training)
-    program: Optional[Program] = None  # the case's program (None for a user's model: `conformance check`)
-    cache: dict = field(default_factory=dict)  # per mode: its eager references, computed once per case
-
-    def new_model(self):
-        """A fresh eager model for one path to convert (some conversions change the model in place)."""
-        return self.module.Model()
-
-    def seed_forward(self, seed: int = FORWARD_SEED) -> None:
-        """Seed the framework's generator before a forward of a model in ``train()``: dropout draws from it."""
-        if self.training:
-            self.framework.autograd.seed(seed)
-
-    def eager(self, args, nudged, kwargs, force=None, forward=None) -> tuple[tuple, Stability]:
-        """Eager fp32, fp64 and fp32-on-``nudged`` outputs, and the guard's verdict on them.
-
-        ``force``: a list of (probe id, decision) to replay instead of deciding (see render.py).
-        ``forward(module, model, fp64, values, kwargs)``: what to run and return instead of the model's
-        outputs (numpy), e.g. gradients; the guard watches every forward it makes.
-        """
-        (m32, model32), (m64, model64) = self.probed
-        outs, probes = [], []
-        for module, model, fp64, values in ((m32, model32, False, args), (m64, model64, True, args),
-                                            (m32, model32, False, nudged)):
-            module.PROBES.clear()
-            module.FORCE = list(force) if force is not None else None
-            try:
-                if forward is not None:
-                    outs.append(forward(module, model, fp64, values, kwargs))
-                else:
-                    targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), values)
-                    self.seed_forward()
-                    outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
-            finally:
-                module.FORCE = None
-            probes.append(list(module.PROBES))
-        return tuple(outs), branch_stability(*probes)
-
-
-def set_training(fw: Framework, model, training: bool):
-    """Put ``model`` in ``train()`` or ``eval()`` as the program says (``eval()`` is how models are prepared)."""
-    if training:
-        if fw.autograd is None:
-            raise RuntimeError(f"the {fw.name} adapter cannot put a model in train() (it has no Autograd)")
-        fw.autograd.set_training(model, True)
-    return model
-
-
-@dataclass
-class Judged:
-    """One input set as a mode judges it: eager's result in fp32, fp64 and fp32 on nudged inputs, and the
-    guard's verdict (for ``infer``, the :class:`InputRun`'s own outputs)."""
-
-    run: InputRun
-    eager: object
-    reference: object
-    noise: object
-    stability: Stability
-
-
-class Mode:
-    """How a case is checked along a path: the input sets judged, eager's reference for each, how a
-    converted artifact is run, and how its result is compared. This one is ``infer``: the outputs of every
-    input set. ``grad`` and ``train`` are in :mod:`conformance.training`."""
-
-    name = "infer"
-
-    def unsupported(self, path: PathRecord, fw: Framework) -> str:
-        """Why ``path`` cannot run in this mode ("" if it can)."""
-        return "" if self.name in path.modes else f"{path.id} does not support mode {self.name!r}"
-
-    def judged(self, prep: Prepared) -> list[Judged]:
-        return [Judged(r, r.eager, r.reference, r.noise, r.stability) for r in prep.runs]
-
-    def limitation_for(self, error_text: str):
-        """The documented refusal of eager itself in this mode that ``error_text`` matches, or None."""
-        return None
-
-    def reference(self, prep: Prepared, run: InputRun, kwargs: dict, force) -> tuple[tuple, Stability]:
-        """Eager on ``run``'s inputs with ``kwargs`` and the forced decisions (for paths that specialise)."""
-        return prep.eager(run.args, run.nudged, kwargs, force)
-
-    def execute(self, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, run: InputRun, to_dev):
-        """Run the converted artifact on ``run``'s inputs: numpy outputs (or :class:`FlatOutputs`)."""
-        prep.seed_forward()
-        out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
-        return out if isinstance(out, FlatOutputs) else prep.framework.to_numpy(out)
-
-    def compare(self, path: PathRecord, out, eager, reference, noise) -> Report:
-        if isinstance(out, FlatOutputs):
-            if len(out) != len(flatten(eager)):
-                return _structure_failure(f"{len(out)} outputs, eager has {len(flatten(eager))}")
-            out = unflatten(eager, list(out))
-        if path.precision:
-            from .precision import judge
-
-            return judge(out, eager, reference, noise, path.precision)
-        return diagnose(out, eager, reference, noise=noise)
-
-    def guard(self, path: PathRecord, ctx: ConvertContext, prep: Prepared, run: InputRun) -> str:
-        """Why ``run`` is not judged along ``path`` beyond the branch-flip guard ("" if it is): a path that
-        computes in reduced precision and there decides a branch otherwise."""
-        if not path.precision:
-            return ""
-        from .precision import decision_flip
-
-        return decision_flip(path, ctx, prep, run)
-
-
-INFER = Mode()
 
 
 def get_mode(name: str) -> Mode:
@@ -241,7 +88,7 @@ def get_mode(name: str) -> Mode:
         raise ValueError(f"unknown mode {name!r}; known: {', '.join(MODES)}")
     if name == "infer":
         return INFER
-    from .training import TRAINING_MODES
+    from conformance.judge.training import TRAINING_MODES  # noqa: F401
 
     return TRAINING_MODES[name]
 
@@ -263,14 +110,14 @@ def prepare(case: Case, framework: str) -> Prepared:
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
         rng = np.random.default_rng([program.seed, 2, inputs.seed])
-        nudged = map_tree(lambda a: _nudge(a, rng), args)
+        nudged = map_tree(lambda a: nudge(a, rng), args)
         (eager, ref, noise), stability = prep.eager(args, nudged, kwargs)
         prep.runs.append(InputRun(i, inputs.role, args, nudged, kwargs, inputs.batch, eager, ref, noise, stability))
     prep.prepare_s = time.perf_counter() - t0
     return prep
 
 
-def _nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Move every float element one ulp up or down at random (ints and bools stay)."""
     if a.dtype.kind != "f":
         return a
@@ -286,10 +133,6 @@ def _what_differs(run: InputRun, example: InputRun) -> set:
     if run.batch != example.batch:
         diffs.add("shapes")
     return diffs
-
-
-def _structure_failure(message: str) -> Report:
-    return Report([LeafReport("", False, "structure", message)])
 
 
 def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
@@ -317,8 +160,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     try:
         judged = m.judged(prep)
     except Exception as e:  # noqa: BLE001 - eager itself fails in this mode: no path can be judged
-        text = _error_text(e)
-        lim = m.limitation_for(text)
+        text = error_text(e)
+        lim = m.limitation_for(Failure.of_exception(e, "eager", mode))
         record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
         if lim:
             record["detail"]["limitation"] = lim.reason
@@ -340,10 +183,10 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
-        text = _error_text(e)
+        text = error_text(e)
         if _out_of_memory(e):
             return finish(record, "crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
-        lim = path.limitation_for(text, "convert", version)
+        lim = path.limitation_for(Failure.of_exception(e, "convert", mode), version)
         if lim and lim.outcome:
             record["detail"]["limitation"] = lim.reason
             return finish(record, lim.outcome, _short(text, 600))
@@ -373,11 +216,11 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
                 entry["counters"] = path.counters(artifact)
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1
-            text = _error_text(e)
+            text = error_text(e)
             if _out_of_memory(e):
                 entry.update(outcome="crash", message=f"out of memory (the worker's limit): {_short(text, 300)}")
                 continue
-            lim = path.limitation_for(text, "run", version)
+            lim = path.limitation_for(Failure.of_exception(e, "run", mode), version)
             entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=_short(text, 600))
             if lim:
                 entry["limitation" if lim.outcome else "known_issue"] = f"{lim.reason} {lim.reference}".strip()
@@ -394,14 +237,21 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             entry["outcome"] = "pass"
             continue
         entry["report"] = report.to_dict()
+        report_of_example = report
         why = _what_differs(run, example) & path.specializes
         if why:
-            entry.update(_judge_specialised(prep, m, path, run, example, out, why, record["detail"]["warnings"]))
+            verdict = _judge_specialised(prep, m, path, run, example, out, why, record["detail"]["warnings"])
+            report = verdict.pop("frozen", report)
+            if report is not report_of_example:
+                entry["frozen_report"] = report.to_dict()
+            entry.update(verdict)
         else:
             flaky = _rerun_agrees(m, path, artifact, ctx, prep, ref, to_dev)  # nondeterministic, or wrong every time?
             entry.update(outcome="mismatch", flaky=flaky,
                          message=("flaky (a rerun agreed with eager): " if flaky else "") + report.summary())
-        lim = path.limitation_for(entry["message"], "compare", version) if entry["outcome"] == "mismatch" else None
+        divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
+        lim = (path.limitation_for(Failure("compare", mode, divergences=divergences), version)
+               if entry["outcome"] == "mismatch" else None)
         if lim:  # a known bug: still a mismatch, named (the pytest suites xfail it)
             entry["known_issue"] = f"{lim.reason} {lim.reference}".strip()
     record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
@@ -411,18 +261,13 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         record[key] = max((e[key] for e in judged_entries if e.get(key) is not None), default=None)
     if not judged_entries:  # every input set was discarded (here the example is stable: by a mode's guard)
         return finish(record, "discarded", per_input[0]["message"] if per_input else "")
-    outcome = next(o for o in _SEVERITY if any(e["outcome"] == o for e in judged_entries) or o == "pass")
+    outcome = next(o for o in SEVERITY if any(e["outcome"] == o for e in judged_entries) or o == "pass")
     first = next((e for e in judged_entries if e["outcome"] == outcome), None)
     message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""
     for key in ("limitation", "known_issue"):
         if first and key in first:
             record["detail"][key] = first[key]
     return finish(record, outcome, message)
-
-
-def tensor_names(program: Program) -> list[str]:
-    """The flat names of the program's tensor inputs, in ``flatten`` order (``x0``, ``x1.0.k0``)."""
-    return [inp.name + "".join(f".{s}" for s in p) for inp in program.inputs for p, _ in spec_leaves(inp.spec)]
 
 
 def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
@@ -468,47 +313,16 @@ def _judge_specialised(prep: Prepared, m: Mode, path: PathRecord, run: InputRun,
                 "message": f"{what}, silently: the conversion gave no warning"}
     except Exception as e:  # noqa: BLE001 - e.g. the example's loop count does not fit these inputs
         return {"outcome": "discarded",
-                "message": f"{what}; eager could not replay the example's path here: {_error_text(e)[:300]}"}
+                "message": f"{what}; eager could not replay the example's path here: {error_text(e)[:300]}"}
     if not stability.stable:
         return {"outcome": "discarded", "message": f"{what}; the replay is unstable: {stability.reason}"}
     frozen = m.compare(path, out, frozen32, frozen64, frozen_noise)
     if frozen.ok:
         return {"outcome": "expected_divergence",
                 "message": f"{what}, and matches eager replayed with the example's kwargs and control flow"}
-    return {"outcome": "mismatch", "frozen_report": frozen.to_dict(),
+    return {"outcome": "mismatch", "frozen": frozen,
             "message": f"differs even from eager replayed with the example's kwargs and control flow: "
                        f"{frozen.summary()}"}
-
-
-def base_record(case: Case, path: PathRecord, device: str, versions: dict, mode: str = "infer") -> dict:
-    program = case.program
-    return {
-        "schema": SCHEMA_VERSION,
-        "case_id": case.id,
-        "program_id": program.id,
-        "seed": None,
-        "index": None,
-        "framework": path.framework,
-        "path": path.name,
-        "device": device,
-        "mode": mode,
-        "outcome": None,
-        "max_abs_err": None,
-        "max_rel_err": None,
-        "detail": {"message": ""},
-        "timings": {},
-        "versions": {"conformance": __version__, "python": platform.python_version(), **versions},
-        "constructs": sorted(program.constructs()),
-        "ops": sorted(set(program.ops())),
-        "case": case.to_dict(),
-    }
-
-
-def finish(record: dict, outcome: str, message: str) -> dict:
-    assert outcome in OUTCOMES, outcome
-    record["outcome"] = outcome
-    record["detail"]["message"] = message
-    return record
 
 
 def task_key(path_id: str, mode: str) -> str:
@@ -541,7 +355,7 @@ def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu
             for p, mode in fw_tasks:
                 rec = base_record(case, p, device, {}, mode)
                 rec["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
-                yield finish(rec, "runtime_error", f"eager reference failed: {_short(_error_text(e))}")
+                yield finish(rec, "runtime_error", f"eager reference failed: {_short(error_text(e))}")
             continue
         versions = prep.framework.versions()
         for p, mode in fw_tasks:

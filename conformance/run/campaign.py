@@ -32,7 +32,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
-from .case import Case
+from conformance.program.case import Case
 
 CHUNK = 25
 
@@ -69,7 +69,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from .strategies import cases
+    from conformance.program.strategies import cases
 
     seen: set[str] = set()
     chunk = 0
@@ -111,8 +111,8 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import importlib
 
-    from .paths import PATHS, select_paths
-    from .runner import run_case, split_task_key
+    from conformance.paths.records import PATHS, select_paths
+    from conformance.run.runner import run_case, split_task_key
 
     for module in modules:
         importlib.import_module(module)
@@ -185,7 +185,7 @@ class ResumeError(RuntimeError):
 
 def recorded(results: Path) -> dict:
     """``{index: (case_id, {task keys})}`` of a results.jsonl; drops a last line cut short by a kill."""
-    from .runner import task_key
+    from conformance.run.runner import task_key
 
     done: dict = {}
     if not results.exists():
@@ -235,7 +235,7 @@ class Campaign:
 
     def _receive(self, w: _Worker, write) -> None:
         """Take every message the worker has sent (raises EOFError/OSError once it is gone)."""
-        from .runner import task_key
+        from conformance.run.runner import task_key
 
         while w.conn.poll():
             kind, payload = w.conn.recv()
@@ -300,8 +300,9 @@ class Campaign:
             self.n_cases += 1
 
     def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, w: _Worker, write) -> None:
-        from .paths import PATHS, load_framework
-        from .runner import base_record, finish, split_task_key
+        from conformance.paths.records import PATHS, load_framework
+        from conformance.run.records import base_record, finish
+        from conformance.run.runner import split_task_key
 
         code = w.proc.exitcode
         if code is not None and code < 0:
@@ -324,14 +325,14 @@ class Campaign:
         o = self.o
         o.out.mkdir(parents=True, exist_ok=True)
         done = recorded(o.out / "results.jsonl") if o.resume else {}
-        from .runner import task_key, tasks_of
+        from conformance.run.runner import task_key, tasks_of
 
         keys = [task_key(p.id, mode) for p, mode in tasks_of(o.paths, o.modes)]
         db = None
         replays: list[_Job] = []
         if o.database:
-            from .runner import FINDINGS
-            from .shared import findings, open_database
+            from conformance.run.database import findings, open_database
+            from conformance.run.records import FINDINGS
 
             db = open_database(o.database)
             replays = _replay_jobs(findings(db), keys, done)
@@ -342,7 +343,7 @@ class Campaign:
             results.write(json.dumps(record, sort_keys=True) + "\n")
             results.flush()
             if db is not None and index >= 0 and record["outcome"] in FINDINGS:
-                from .shared import publish
+                from conformance.run.database import publish
 
                 publish(db, record)
             self.on_record(record)
@@ -419,7 +420,7 @@ def _replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
     """Jobs replaying shared findings on this campaign's tasks (paths in modes): one per case, numbered
     -1, -2 ...; with ``--resume``, what an earlier run of this campaign already replayed (same case id) is
     skipped."""
-    from .runner import task_key
+    from conformance.run.runner import task_key
 
     by_case: dict[str, tuple] = {}
     for case, path, mode, _ in found:
@@ -441,8 +442,8 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
     """The run manifest written beside the results: what ran, where, with which versions."""
     import platform
 
-    from . import __version__
-    from .paths import load_framework
+    from conformance.paths.records import load_framework
+    from conformance.version import __version__
 
     versions = {"conformance": __version__, "python": platform.python_version()}
     for fw in sorted({p.framework for p in options.paths}):

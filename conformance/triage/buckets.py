@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
-from .case import Case, save_inputs
-from .ir import For, Get, OpStmt, Program, While, spec_leaves
-from .runner import FINDINGS
+from conformance.program.case import Case, save_inputs
+from conformance.program.ir import For, Get, OpStmt, While, spec_leaves
+from conformance.program.program import Program, dynamic_axes
+from conformance.run.records import FINDINGS
 
 BUCKET_SCHEMA = 1
 
@@ -310,14 +311,14 @@ def triage(records: Iterable[dict], run: Optional[Callable[[Case, str], dict]] =
 
 def _core(sig: Signature) -> set:
     """A signature's constructs and ops but the trivial ones the reducer simplifies others to."""
-    from .reduce import SIMPLE_OPS
+    from conformance.triage.reduce import SIMPLE_OPS
 
     return set(sig.constructs) | (set(sig.ops) - {name for name, _ in SIMPLE_OPS})
 
 
 def _minimise(r: dict, coarse: Signature, run, seconds: float, progress, verbose: bool) -> Bucket:
     """A bucket of one finding: its minimal case (or the case itself if a replay fails otherwise)."""
-    from .reduce import reduce_case
+    from conformance.triage.reduce import reduce_case
 
     keep = lambda rec: rec.get("outcome") == coarse.outcome and signature(rec) == coarse  # noqa: E731
     case = Case.from_dict(r["case"])
@@ -335,7 +336,7 @@ def _minimise(r: dict, coarse: Signature, run, seconds: float, progress, verbose
 
 def _place(r: dict, new: Bucket, mine: list) -> None:
     """Put a minimised finding in the bucket with its signature (keeping the smaller case), or a new one."""
-    from .reduce import cost
+    from conformance.triage.reduce import cost
 
     same = next((b for b in mine if b.signature == new.signature and b.reproduced == new.reproduced), None)
     if same is None:
@@ -429,16 +430,10 @@ def _without_docstring(source: str) -> str:
     return source.lstrip("\n")
 
 
-def dynamic_axes(program: Program) -> dict:
-    """Per flat input name, the dims that are dynamic (the IR's ``B``)."""
-    return {inp.name + "".join(f".{s}" for s in p): [i for i, d in enumerate(leaf.shape) if d == "B"]
-            for inp in program.inputs for p, leaf in spec_leaves(inp.spec)}
-
-
 def repro_source(bucket: Bucket) -> Optional[str]:
     """The standalone ``repro.py`` of a bucket, or None where the path has no reproducer snippet."""
-    from .paths import PATHS, load_framework
-    from .render import render
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.render.source import render
 
     sig = bucket.signature
     fw = load_framework(sig.framework)
@@ -486,7 +481,7 @@ def verify_repro(folder: Path, timeout: float = 300.0) -> dict:
 
 def report_markdown(bucket: Bucket) -> str:
     """``REPORT.md``: the bucket as an upstream bug report."""
-    from .paths import PATHS
+    from conformance.paths.records import PATHS
 
     sig = bucket.signature
     path = PATHS.get(sig.path_id)
@@ -515,7 +510,7 @@ def report_markdown(bucket: Bucket) -> str:
             f"`{sig.path_id}` has no reproducer snippet yet"
         lines += [f"No standalone reproducer: {why}. Replay the case with `conformance replay case.json --paths "
                   f"{sig.path}" + ("" if sig.mode == "infer" else f" --mode {sig.mode}") + "`."]
-    from .render import render
+    from conformance.render.source import render
 
     forward = render(bucket.case.program, sig.framework).split("class Model", 1)[1].split("\n\ndef load_inputs")[0]
     lines += ["", "The model (weights are drawn with numpy from a fixed seed):", "", "```python",
@@ -599,7 +594,7 @@ def save_case(bucket: Bucket, cases_dir: Path, date: Optional[str] = None) -> Pa
 
     Its expectation is the bucket's outcome on this framework version and later (so a fix upstream
     shows up as an unexpected pass); rename the file and edit its summary as you see fit."""
-    from .corpus import CaseFile, Expectation, write_case_file
+    from conformance.triage.corpus import CaseFile, Expectation, write_case_file
 
     sig = bucket.signature
     if sig.mode != "infer":
@@ -659,9 +654,9 @@ def command(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from .corpus import CaseFileError, corpus
-    from .paths import split_names
-    from .reduce import Evaluator
+    from conformance.paths.records import split_names
+    from conformance.triage.corpus import CaseFileError, corpus
+    from conformance.triage.reduce import Evaluator
 
     console = Console() if sys.stdout.isatty() else Console(width=200)
     say = lambda line: console.print(escape(line), highlight=False)  # noqa: E731
@@ -682,9 +677,12 @@ def command(args) -> int:
         out = given[0]
         rewrite = False
     else:
-        from .cli import read_records
+        from conformance.run.records import ReportError, read_records
 
-        records = [r for f in _results_files(args.results) for r in read_records(f)]
+        try:
+            records = [r for f in _results_files(args.results) for r in read_records(f)]
+        except ReportError as e:
+            raise SystemExit(f"conformance triage: {e}")
         outcomes = split_names(",".join(args.outcomes or [])) or list(FINDINGS)
         wanted = {f"{r['framework']}.{r['path']}" for r in records if r["outcome"] in outcomes}
         unknown = wanted - _known_paths({p.split(".")[0] for p in wanted})
@@ -746,7 +744,7 @@ def command(args) -> int:
 
 
 def _known_paths(frameworks: set) -> set[str]:
-    from .paths import PATHS, UnknownPathError, load_framework
+    from conformance.paths.records import PATHS, UnknownPathError, load_framework
 
     for fw in frameworks:
         try:

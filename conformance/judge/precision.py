@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .case import map_tree
-from .oracle import MULTIPLIER, TOLERANCES, Report, _discrete, diagnose
+from conformance.judge.oracle import MULTIPLIER, TOLERANCES, Report, diagnose, discrete
+from conformance.program.case import map_tree
 
 #: Unit roundoff (half the machine epsilon) per dtype.
 UNIT_ROUNDOFF = {"float32": 2.0**-24, "bfloat16": 2.0**-8, "float16": 2.0**-11}
@@ -66,7 +66,7 @@ def decision_flip(path, ctx, prep, run) -> str:
         module.PROBES.clear()
         prep.seed_forward()
         runner(fn, map_tree(lambda a: fw.to_tensor(a, device, False), run.args), dict(run.kwargs))
-        decisions.append(_discrete(module.PROBES))
+        decisions.append(discrete(module.PROBES))
     module.PROBES.clear()
     fp32, reduced = decisions
     if fp32 == reduced:

@@ -65,8 +65,8 @@ def publish(db, record: dict) -> None:
 def findings(db) -> Iterator[tuple]:
     """``(case, path id, mode, outcome)`` of every finding in the database, in a stable order (by case
     id); entries that are not valid findings (another tool's, a newer format) are skipped."""
-    from .case import Case
-    from .ir import ProgramError
+    from conformance.program.case import Case
+    from conformance.program.ir import ProgramError
 
     out = []
     for value in db.fetch(FINDINGS_KEY):

@@ -47,7 +47,7 @@ class LeafReport:
 
     path: str
     ok: bool
-    kind: Optional[str] = None  # structure | shape | dtype | nonfinite | value
+    kind: Optional[str] = None  # one of conformance.paths.records.DIVERGENCES
     message: str = ""
     max_abs_err: float = 0.0
     max_rel_err: float = 0.0
@@ -270,7 +270,7 @@ def _near(m64, m32, scale) -> np.ndarray:
     return near | ~np.isfinite(m64) | ~np.isfinite(m32)  # NaN compares false everywhere: not a stable branch
 
 
-def _discrete(probes: list) -> list:
+def discrete(probes: list) -> list:
     """What the probes decided: control-flow decisions, comparison signs, int truncations."""
     out = []
     for kind, k, value, decision in probes:
@@ -296,7 +296,7 @@ def branch_stability(probes32: list, probes64: list, nudged: Optional[list] = No
     decisions = tuple((p[1], p[3]) for p in probes64 if p[0] in ("cond", "static"))
     if [(p[0], p[1], p[3]) for p in probes32] != [(p[0], p[1], p[3]) for p in probes64]:
         return Stability(False, "fp32 and fp64 eager runs take different control-flow paths", decisions)
-    if nudged is not None and _discrete(nudged) != _discrete(probes32):
+    if nudged is not None and discrete(nudged) != discrete(probes32):
         return Stability(False, "nudging the inputs by one ulp changes a decision", decisions)
     for p32, p64 in zip(probes32, probes64):
         kind, k = p64[0], p64[1]

@@ -1,13 +1,10 @@
-"""The framework-neutral program IR.
+"""A program of the IR: parameters, inputs, keyword arguments, a body of statements, an output tree.
 
 A :class:`Program` is plain data: its parameters (initialised from the program's seed), a tree of
 tensor inputs, non-tensor keyword arguments with defaults, a body of statements and an output tree.
-It round-trips through JSON exactly (``Program.from_json(p.to_json()) == p``) and is checked on
-load, so a malformed case file fails with a :class:`ProgramError` naming what is wrong.
-
-Semantics follow Python: variables are tensors; a variable assigned inside a block (branch or
-loop body) is local to that block unless it already existed outside it, in which case it must keep
-its type. ``"B"`` in a shape is the one dynamic dimension a program may have (the batch size).
+It round-trips through JSON exactly (``Program.from_json(p.to_json()) == p``) and is type-checked on
+load (:mod:`conformance.program.typecheck`), so a malformed case file fails with a
+:class:`~conformance.program.ir.ProgramError` naming what is wrong.
 """
 
 from __future__ import annotations
@@ -15,265 +12,45 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Iterator
+
+from conformance.program.ir import (
+    DYNAMIC,
+    Break,
+    Cond,
+    Continue,
+    DictSpec,
+    For,
+    Get,
+    Grow,
+    If,
+    Input,
+    Kwarg,
+    KwargCond,
+    LoopVarCond,
+    OpStmt,
+    Out,
+    OutDict,
+    OutSeq,
+    OutVar,
+    Param,
+    ProgramError,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    Spec,
+    Stmt,
+    TensorCond,
+    TensorSpec,
+    While,
+    out_leaves,
+    spec_leaves,
+    walk,
+)
+from conformance.program.ops import OPS
+from conformance.program.typecheck import check_program
 
 FORMAT_VERSION = 1
-
-#: Logical dtypes. ``float32`` is rendered as float64 for the fp64 reference run.
-DTYPES = ("float32", "int64", "bool")
-DYNAMIC = "B"
-
-Dim = Union[int, str]
-
-
-class ProgramError(ValueError):
-    """A program (or case file) is malformed: the message says where and what."""
-
-
-@dataclass(frozen=True)
-class TensorType:
-    shape: tuple[Dim, ...]
-    dtype: str = "float32"
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    def concrete(self, batch: int) -> tuple[int, ...]:
-        return tuple(batch if d == DYNAMIC else d for d in self.shape)
-
-    def __str__(self) -> str:
-        return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
-
-
-# ---------------------------------------------------------------- input signature and outputs
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """A tensor input: its type and the range its values are drawn from."""
-
-    shape: tuple[Dim, ...]
-    dtype: str = "float32"
-    low: float = -1.0
-    high: float = 1.0
-
-    @property
-    def type(self) -> TensorType:
-        return TensorType(self.shape, self.dtype)
-
-
-@dataclass(frozen=True)
-class SeqSpec:
-    """A ``list`` (homogeneous) or ``tuple`` input."""
-
-    kind: str  # "list" | "tuple"
-    items: tuple["Spec", ...]
-
-
-@dataclass(frozen=True)
-class DictSpec:
-    """A ``dict`` input with string keys (homogeneous values)."""
-
-    items: tuple[tuple[str, "Spec"], ...]
-
-
-Spec = Union[TensorSpec, SeqSpec, DictSpec]
-
-
-@dataclass(frozen=True)
-class Input:
-    name: str
-    spec: Spec
-
-
-@dataclass(frozen=True)
-class Kwarg:
-    """A non-tensor keyword argument: its type, default and the values cases may pass."""
-
-    name: str
-    type: str  # "bool" | "int" | "float" | "str"
-    default: Any
-    choices: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Param:
-    """A weight: values are uniform in [offset - scale, offset + scale], drawn from (program seed, index).
-
-    ``trainable=False`` makes it state rather than a weight (batch-norm running statistics): a buffer that
-    optimizers do not update and gradients are not taken for.
-    """
-
-    name: str
-    shape: tuple[int, ...]
-    scale: float = 0.5
-    offset: float = 0.0
-    trainable: bool = True
-
-    def to_dict(self) -> dict:
-        d = {"name": self.name, "shape": list(self.shape), "scale": self.scale}
-        if self.offset:  # written only when set, so older programs keep their JSON (and ids)
-            d["offset"] = self.offset
-        if not self.trainable:
-            d["trainable"] = False
-        return d
-
-
-@dataclass(frozen=True)
-class OutVar:
-    name: str
-
-
-@dataclass(frozen=True)
-class OutSeq:
-    kind: str  # "tuple" | "list"
-    items: tuple["Out", ...]
-
-
-@dataclass(frozen=True)
-class OutDict:
-    items: tuple[tuple[str, "Out"], ...]
-
-
-Out = Union[OutVar, OutSeq, OutDict]
-
-# ---------------------------------------------------------------- conditions
-
-
-@dataclass(frozen=True)
-class TensorCond:
-    """``var.<reduce>() <cmp> value``: data-dependent."""
-
-    var: str
-    reduce: str  # sum | mean | amax | amin
-    cmp: str  # > | <
-    value: float
-
-
-@dataclass(frozen=True)
-class KwargCond:
-    """``flag`` / ``not flag`` (bool), ``mode == "x"`` (str), ``n > 2`` (int), ``alpha > 0.5``."""
-
-    name: str
-    cmp: str  # truth | not | == | > | <
-    value: Any = None
-
-
-@dataclass(frozen=True)
-class ShapeCond:
-    """``var.shape[dim] <cmp> value``: depends on input sizes."""
-
-    var: str
-    dim: int
-    cmp: str
-    value: int
-
-
-@dataclass(frozen=True)
-class LoopVarCond:
-    """``i <cmp> value`` on the index of an enclosing ``for``."""
-
-    var: str
-    cmp: str
-    value: int
-
-
-Cond = Union[TensorCond, KwargCond, ShapeCond, LoopVarCond]
-
-# ---------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class Get:
-    """``out = source[path...]``: reads a leaf of a (nested) input."""
-
-    out: str
-    source: str
-    path: tuple[Union[int, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class OpStmt:
-    """``out = op(args..., **attrs)``; ``params`` name the weights the op uses."""
-
-    out: str
-    op: str
-    args: tuple[str, ...]
-    attrs: tuple[tuple[str, Any], ...] = ()
-    params: tuple[str, ...] = ()
-
-    @property
-    def attr(self) -> dict[str, Any]:
-        return dict(self.attrs)
-
-
-@dataclass(frozen=True)
-class If:
-    cond: Cond
-    then: tuple["Stmt", ...]
-    orelse: tuple["Stmt", ...] = ()
-
-
-@dataclass(frozen=True)
-class While:
-    """``while counter < max_iter and cond:`` — the bound keeps every path terminating."""
-
-    cond: TensorCond
-    max_iter: int
-    counter: str
-    body: tuple["Stmt", ...]
-
-
-@dataclass(frozen=True)
-class For:
-    """``for var in range(count)``; ``count`` is an int or the name of an int kwarg."""
-
-    var: str
-    count: Union[int, str]
-    body: tuple["Stmt", ...]
-
-
-@dataclass(frozen=True)
-class Break:
-    pass
-
-
-@dataclass(frozen=True)
-class Continue:
-    pass
-
-
-@dataclass(frozen=True)
-class Return:
-    value: Out
-
-
-@dataclass(frozen=True)
-class Grow:
-    """A loop that grows a tensor along a static ``dim``, then reduces that dim (keeping it, size 1)::
-
-        out = init
-        for counter in range(count):          # count: an int or the name of an int kwarg
-            out = concat([out, piece], dim)
-        out = reduce(out, dim, keepdim=True)
-
-    With ``cond`` (a condition on ``out`` itself) the loop is ``while counter < count and cond:``, so
-    how far the shape grows depends on the data (static graphs want loop shapes to stay fixed).
-    """
-
-    out: str
-    init: str
-    piece: str
-    dim: int
-    reduce: str  # sum | mean | amax
-    count: Union[int, str]
-    counter: str
-    cond: Optional[TensorCond] = None
-
-
-Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return, Grow]
-
 
 @dataclass(frozen=True)
 class Program:
@@ -298,8 +75,6 @@ class Program:
 
     def constructs(self) -> set[str]:
         """The constructs this program exercises (used for coverage counts and reports)."""
-        from .ops import OPS
-
         found: set[str] = set()
         for inp in self.inputs:
             if isinstance(inp.spec, (SeqSpec, DictSpec)):
@@ -441,8 +216,6 @@ class Program:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ProgramError(f"malformed program: {type(e).__name__}: {e}") from None
-        from .validate import check_program
-
         check_program(prog)
         return prog
 
@@ -466,42 +239,6 @@ def _bool(value, what: str) -> bool:
     if not isinstance(value, bool):
         raise ProgramError(f"{what} must be true or false, got {value!r}")
     return value
-
-
-def walk(stmts) -> Iterator[Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from walk(s.then)
-            yield from walk(s.orelse)
-        elif isinstance(s, (While, For)):
-            yield from walk(s.body)
-
-
-def spec_leaves(spec: Spec, path: tuple = ()) -> Iterator[tuple[tuple, TensorSpec]]:
-    """(path, leaf) for every tensor of an input tree, in the order frameworks flatten it."""
-    if isinstance(spec, TensorSpec):
-        yield path, spec
-    elif isinstance(spec, SeqSpec):
-        for i, item in enumerate(spec.items):
-            yield from spec_leaves(item, path + (i,))
-    else:
-        for k, item in spec.items:
-            yield from spec_leaves(item, path + (k,))
-
-
-def out_leaves(out: Out) -> Iterator[str]:
-    if isinstance(out, OutVar):
-        yield out.name
-    elif isinstance(out, OutSeq):
-        for item in out.items:
-            yield from out_leaves(item)
-    else:
-        for _, item in out.items:
-            yield from out_leaves(item)
-
-
-# ---------------------------------------------------------------- JSON codecs
 
 
 def _spec_to(s: Spec) -> dict:
@@ -616,3 +353,14 @@ def _stmt_from(d: dict) -> Stmt:
             raise ProgramError("a grow loop's condition must be a tensor condition")
         return Grow(d["out"], d["init"], d["piece"], d["dim"], d["reduce"], d["count"], d["counter"], cond)
     raise ProgramError(f"unknown statement kind {kind!r}")
+
+
+def tensor_names(program: Program) -> list[str]:
+    """The flat names of the program's tensor inputs, in ``flatten`` order (``x0``, ``x1.0.k0``)."""
+    return [inp.name + "".join(f".{s}" for s in p) for inp in program.inputs for p, _ in spec_leaves(inp.spec)]
+
+
+def dynamic_axes(program: Program) -> dict:
+    """Per flat tensor input name (:func:`tensor_names`), the axes that are dynamic (the IR's ``B``)."""
+    return {inp.name + "".join(f".{s}" for s in path): [i for i, d in enumerate(leaf.shape) if d == DYNAMIC]
+            for inp in program.inputs for path, leaf in spec_leaves(inp.spec)}

@@ -8,18 +8,45 @@ from __future__ import annotations
 
 import keyword
 import re
-from typing import Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
-from .ir import (DTYPES, DYNAMIC, Break, Continue, DictSpec, For, Get, Grow, If, KwargCond, LoopVarCond, OpStmt, Out,
-                 OutDict, OutSeq, OutVar, Program, ProgramError, Return, SeqSpec, ShapeCond, Spec, TensorCond,
-                 TensorSpec, TensorType, While)
-from .ops import check_op
+from conformance.program.ir import (
+    DTYPES,
+    DYNAMIC,
+    Break,
+    Continue,
+    DictSpec,
+    For,
+    Get,
+    Grow,
+    If,
+    KwargCond,
+    LoopVarCond,
+    OpStmt,
+    Out,
+    OutDict,
+    OutSeq,
+    OutVar,
+    ProgramError,
+    Return,
+    SeqSpec,
+    ShapeCond,
+    Spec,
+    TensorCond,
+    TensorSpec,
+    TensorType,
+    While,
+)
+from conformance.program.ops import check_op
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"self", "torch", "F", "np", "paddle", "tf", "nn", "List", "Dict", "Tuple"}
 _CMPS = {">", "<", "=="}
 _REDUCES = {"sum", "mean", "amax", "amin"}
 _KWARG_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
+
+if TYPE_CHECKING:
+    from conformance.program.program import Program
 
 
 def _ident(name: str, what: str) -> None:
@@ -88,7 +115,7 @@ def _leaf_at(spec: Spec, path: Sequence, where: str) -> TensorSpec:
     return spec
 
 
-class _Checker:
+class TypeChecker:
     def __init__(self, program: Program):
         self.p = program
         self.inputs = {i.name: i.spec for i in program.inputs}
@@ -283,7 +310,7 @@ class _Checker:
         raise ProgramError(f"{where}: not an output: {o!r}")
 
 
-def env_for_return(checker: _Checker, target: Return) -> dict:
+def env_for_return(checker: TypeChecker, target: Return) -> dict:
     """The variables visible at an early return (re-walks the body up to it)."""
     found: dict = {}
 
@@ -319,7 +346,7 @@ def check_kwarg_value(program: Program, name: str, value) -> None:
 
 def check_program(program: Program) -> str:
     """Type-check a program; returns the output's type string, raises :class:`ProgramError`."""
-    c = _Checker(program)
+    c = TypeChecker(program)
     c.run()
     return c.out_type
 
@@ -327,6 +354,6 @@ def check_program(program: Program) -> str:
 def op_arg_types(program: Program) -> dict[int, list[TensorType]]:
     """The argument types of every op statement of a program, keyed by ``id(statement)`` (raises
     :class:`ProgramError` where a statement does not type-check; outputs are not checked)."""
-    c = _Checker(program)
+    c = TypeChecker(program)
     c.run(outputs=False)
     return c.arg_types

@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from .ir import DYNAMIC, ProgramError, TensorType
+from conformance.program.ir import DYNAMIC, ProgramError, TensorType
 
 Interval = tuple[float, float]
 
@@ -303,7 +303,7 @@ def _dim_attr(draw, ts):
     return {"dim": draw(_st().integers(-ts[0].rank, ts[0].rank - 1))}
 
 
-op(name="softmax", family="activation", arity=1, doc="softmax over one dim", 
+op(name="softmax", family="activation", arity=1, doc="softmax over one dim",
    emit=_fw("torch.softmax({0}, dim={dim})", "F.softmax({0}, axis={dim})", "tf.nn.softmax({0}, axis={dim})"),
    infer=lambda ts, a: (_axis(ts[0], a), ts[0])[1], bound=lambda ivs, a, ts: (0.0, 1.0), attrs=_dim_attr,
    domain=lambda ivs, ts: ts[0].rank >= 1)

@@ -1,0 +1,363 @@
+"""Conversion paths as records.
+
+A :class:`PathRecord` names a way to turn an eager model into something else (``torch.script``,
+``torch.onnx_dynamo`` ...): how to convert, how to run the result, what the path documents it
+specialises on (non-tensor arguments, Python control flow, shapes), and its known
+:class:`Limitation` records — documented refusals and divergences as data, with reasons and the
+framework versions they apply to. ``conformance paths`` prints the table generated from them.
+
+Paths are registered per framework by :mod:`conformance.paths.torch` (and later modules); a
+framework's module is imported only when its paths are asked for, so ``import conformance``
+never imports a framework.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+#: Framework name -> module that registers its paths and its :class:`Framework` adapter.
+FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
+                     "tf": "conformance.paths.tf"}
+
+#: What a path may be documented to specialise on.
+SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
+#: What a case checks along a path (``conformance fuzz --mode``): ``infer`` the outputs; ``grad`` the outputs
+#: and the gradients of a loss with respect to the inputs and every parameter; ``train`` the losses,
+#: parameters and buffers (batch-norm statistics) after a few optimizer steps (see :mod:`conformance.training`).
+MODES = ("infer", "grad", "train")
+
+
+def split_names(value) -> list[str]:
+    """``"a,b,,c"`` -> ``["a", "b", "c"]`` (None -> [])."""
+    return [x for x in (value or "").split(",") if x]
+
+
+class UnknownPathError(ValueError):
+    """A path or framework name that does not exist; the message lists the known ones."""
+
+
+class FrameworkUnavailable(RuntimeError):
+    """A framework (or a package a path needs) is not installed."""
+
+
+#: What went wrong, as far as a limitation may look: the phase (``convert``, ``run``, ``compare``: a mismatch
+#: found by the oracle, ``eager``: eager itself in a mode), and what the oracle calls each kind of divergence.
+PHASES = ("convert", "run", "compare", "eager")
+DIVERGENCES = ("structure", "shape", "dtype", "nonfinite", "value", "extra_gradient", "missing_gradient")
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failure of a path on a case, as :class:`Limitation` selectors see it.
+
+    ``error_types``: the exception's class name and the names of its bases (``convert``, ``run``, ``eager``);
+    ``message``: the exception's own text, the framework's words (never this project's); ``divergences``:
+    ``(kind, where)`` for each output leaf the oracle rejected (``compare``): ``kind`` one of
+    :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``).
+    """
+
+    phase: str
+    mode: str = "infer"
+    error_types: tuple[str, ...] = ()
+    message: str = ""
+    divergences: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of_exception(cls, e: BaseException, phase: str, mode: str = "infer") -> "Failure":
+        types = tuple(t.__name__ for t in type(e).__mro__ if t not in (object, BaseException))
+        return cls(phase, mode, types, str(e))
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """A documented refusal or divergence of a path, as a structured selector (like OpInfo's
+    ``DecorateInfo`` or onnxscript's ``.xfail(matcher=..., enabled_if=...)``).
+
+    It applies to a :class:`Failure` when every selector it sets matches: ``phase`` (one of :data:`PHASES`);
+    ``modes`` (empty: every mode); ``errors``, exception class names of which the failure's exception (or a
+    base) must be one; ``divergences``, oracle divergence kinds of which one leaf must show one, and ``where``,
+    a regular expression one such leaf's path must contain; then, only where needed, ``message``, a regular
+    expression searched in the *framework's* message; and ``versions``, a PEP 440 specifier on the
+    framework's version, or on the installed distribution ``package`` where the limitation is a converter's
+    (``paddle2onnx``, ``tf2onnx``).
+
+    ``outcome``: what a matching failure becomes: ``unsupported`` for a documented refusal, or ``None`` for a
+    known bug (the outcome stays an error or a mismatch, the record names the bug in ``detail.known_issue``,
+    and the pytest suite xfails it; the minimal case in ``cases/`` pins its outcome, so an upstream fix shows
+    up there).
+    """
+
+    reason: str
+    phase: str = "convert"
+    errors: tuple[str, ...] = ()
+    message: str = ""
+    divergences: tuple[str, ...] = ()
+    where: str = ""
+    modes: frozenset = frozenset()
+    outcome: Optional[str] = "unsupported"
+    versions: str = ""
+    reference: str = ""
+    package: str = ""
+
+    def __post_init__(self):
+        if self.phase not in PHASES:
+            raise ValueError(f"limitation {self.reason!r}: unknown phase {self.phase!r}; known: {', '.join(PHASES)}")
+        unknown = set(self.divergences) - set(DIVERGENCES)
+        if unknown:
+            raise ValueError(f"limitation {self.reason!r}: unknown divergences {sorted(unknown)}; "
+                             f"known: {', '.join(DIVERGENCES)}")
+        if self.phase == "compare" and (self.errors or self.message):
+            raise ValueError(f"limitation {self.reason!r}: a mismatch has no exception: select it by divergences "
+                             f"and where")
+        if self.phase != "compare" and (self.divergences or self.where):
+            raise ValueError(f"limitation {self.reason!r}: divergences and where select mismatches (phase "
+                             f"'compare') only")
+        if not (self.errors or self.message or self.divergences or self.where):
+            raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences or "
+                             f"where)")
+
+    def applies(self, failure: Failure, version: str) -> bool:
+        if failure.phase != self.phase or (self.modes and failure.mode not in self.modes):
+            return False
+        if self.errors and not set(self.errors) & set(failure.error_types):
+            return False
+        if self.divergences or self.where:
+            if not any((not self.divergences or kind in self.divergences) and re.search(self.where, where)
+                       for kind, where in failure.divergences):
+                return False
+        if self.message and not re.search(self.message, failure.message, re.S):
+            return False
+        if self.versions:
+            from packaging.specifiers import SpecifierSet
+            from packaging.version import Version
+
+            if self.package:
+                from importlib.metadata import version as installed_version
+
+                version = installed_version(self.package)
+            return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
+        return True
+
+
+@dataclass(frozen=True)
+class PathRecord:
+    """One conversion path of one framework."""
+
+    framework: str
+    name: str
+    description: str
+    convert: Callable[[Any], Any]  # (ConvertContext) -> artifact
+    run: Callable[[Any, list, dict], Any]  # (artifact, args, kwargs) -> outputs
+    specializes: frozenset = frozenset()
+    limitations: tuple[Limitation, ...] = ()
+    requires: tuple[str, ...] = ()  # importable modules the path needs besides the framework
+    devices: tuple[str, ...] = ("cpu", "cuda")
+    reference: bool = False  # the eager path
+    default: bool = True  # selected when no path names are given (False: only when named)
+    #: Python source for standalone reproducers (``conformance triage``): it defines
+    #: ``convert(model, args, kwargs)`` returning something called as ``converted(*args, **kwargs)``.
+    #: It may use the framework's own ``repro`` names, the model module's imports, and the data
+    #: ``LEAF_NAMES`` (flat tensor input names, as in ConvertContext.tensor_names) and
+    #: ``DYNAMIC_AXES`` (per input name, the input's nest with the dynamic axes of each tensor as a
+    #: list). Empty: reproducers for this path are not available.
+    repro: str = ""
+    #: What the path counts on its artifact (e.g. ``{"traces": 2}`` for tf.function), recorded in
+    #: ``detail.counters`` after conversion and ``detail.inputs[].counters`` after each input set.
+    counters: Optional[Callable[[Any], dict]] = None
+    #: The modes the path supports (see :data:`MODES`): ``grad`` and ``train`` need an artifact that
+    #: autograd differentiates (its framework's :class:`Autograd` computes the gradients and steps).
+    modes: frozenset = frozenset({"infer"})
+    #: ``train`` mode: wraps the framework's optimizer step for this path, ``step -> step`` (a step takes
+    #: the gradients, in the order of the parameters); None: the framework's eager optimizer.
+    optimizer: Optional[Callable[[Callable], Callable]] = None
+    #: The reduced float dtype the path computes in (``"bfloat16"``: autocast), or None. Such a path is
+    #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
+    #: reduced precision flips is not judged (see :mod:`conformance.precision`).
+    precision: Optional[str] = None
+
+    def __post_init__(self):
+        unknown = set(self.specializes) - set(SPECIALISATIONS)
+        if unknown:
+            raise ValueError(f"path {self.framework}.{self.name}: unknown specialisations {sorted(unknown)}; "
+                             f"known: {', '.join(SPECIALISATIONS)}")
+        if set(self.modes) - set(MODES) or "infer" not in self.modes:
+            raise ValueError(f"path {self.framework}.{self.name}: modes {sorted(self.modes)} must include 'infer' "
+                             f"and be among {', '.join(MODES)}")
+
+    @property
+    def id(self) -> str:
+        return f"{self.framework}.{self.name}"
+
+    def limitation_for(self, failure: Failure, version: str) -> Optional[Limitation]:
+        """The first of the path's limitations that applies to ``failure``, or None."""
+        return next((lim for lim in self.limitations if lim.applies(failure, version)), None)
+
+
+class FlatOutputs(list):
+    """Outputs of a runtime that loses the output structure (ONNX): the runner rebuilds it from eager's."""
+
+
+@dataclass
+class ConvertContext:
+    """What a path's ``convert`` gets: a fresh eager model and the example inputs, on the device.
+
+    A conversion uses the plain-data fields only, never ``program``: the same conversion function runs in a
+    standalone reproducer (``repro.py``), where the context is a namespace with these fields and no program.
+    """
+
+    model: Any
+    args: list
+    kwargs: dict
+    program: Any
+    device: str
+    workdir: Any  # a pathlib.Path the path may write files to
+    tensor_names: list = field(default_factory=list)  # flattened tensor input names ("x0", "x1.0.k0")
+    #: The distinct kwargs of the case's input sets, the example's first: for a path that prepares one
+    #: artifact per value a user will call it with (a SavedModel's concrete functions). Most paths
+    #: convert with ``kwargs`` only.
+    kwarg_sets: list = field(default_factory=list)
+    #: What the artifact will be used for (:data:`MODES`): in ``grad`` and ``train`` a path that compiles
+    #: on a first call makes that call with autograd on. The model is already in ``train()`` or ``eval()``.
+    mode: str = "infer"
+    #: The names of ``forward``'s tensor inputs, in order (``x0``, ``x1``); from ``program`` when not given.
+    arg_names: list = field(default_factory=list)
+    #: Per flat tensor input name (``tensor_names``), the axes that are dynamic (the IR's ``B``); from
+    #: ``program`` when not given.
+    dynamic_axes: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.program is not None:
+            from conformance.program.program import dynamic_axes
+
+            self.arg_names = self.arg_names or [i.name for i in self.program.inputs]
+            self.dynamic_axes = self.dynamic_axes or dynamic_axes(self.program)
+            self.tensor_names = self.tensor_names or list(self.dynamic_axes)
+
+
+@dataclass(frozen=True)
+class Framework:
+    """A framework adapter: what the runner needs to move data in and out of it."""
+
+    name: str
+    version: Callable[[], str]
+    to_tensor: Callable[[Any, str, bool], Any]  # (numpy array, device, as_fp64) -> tensor
+    to_numpy: Callable[[Any], Any]
+    prepare: Callable[[Any, str, bool], Any]  # (model, device, as_fp64) -> model
+    call: Callable[[Any, list, dict], Any]  # run a model for inference (no autograd)
+    devices: Callable[[], list[str]]
+    setup: Callable[[], None] = lambda: None
+    versions: Callable[[], dict] = lambda: {}
+    #: Python source for standalone reproducers: defines ``make_model()`` (a fresh ``Model`` ready for
+    #: inference), ``call(fn, args, kwargs)`` (run a model or converted model for inference) and
+    #: ``to_numpy(x)`` (one output leaf as a numpy array); ``Model`` and the framework's imports
+    #: come from the rendered model source.
+    repro: str = ""
+    #: What ``grad`` and ``train`` modes need; None: the framework's paths run in ``infer`` mode only.
+    autograd: Optional["Autograd"] = None
+
+
+@dataclass(frozen=True)
+class Autograd:
+    """A framework's autograd and optimizers, for the ``grad`` and ``train`` modes.
+
+    The loops around these (the loss head, the optimizer steps, what is compared) are framework-neutral
+    and live in :mod:`conformance.training`; parameters and buffers are found on the model by the names of
+    the program's ``Param``s.
+    """
+
+    #: ``(model, training)``: put the model in ``train()`` (True) or ``eval()`` mode
+    set_training: Callable[[Any, bool], None]
+    #: ``(forward, args, kwargs, weights, params) -> (outputs, loss, input_grads, param_grads)``: run
+    #: ``forward(*args, **kwargs)`` with autograd, take the loss ``sum(out * w)`` over the pairs of
+    #: :func:`loss_terms` (``weights``: numpy arrays in the outputs' structure, None
+    #: for leaves left out), and return the outputs, the loss (None without a term) and the gradients of
+    #: the loss with respect to every float input leaf (``flatten`` order) and to each of ``params``; a
+    #: gradient autograd does not produce is None.
+    backward: Callable[[Callable, list, dict, list, list], tuple]
+    #: ``(kind, params, lr) -> step``: an optimizer (``"sgd"`` or ``"adam"``) over ``params``; ``step(grads)``
+    #: applies one update with the gradients in the order of ``params`` (None: that parameter is skipped).
+    optimizer: Callable[[str, list, float], Callable[[list], None]]
+    #: ``(tensor, array)``: write the values of a numpy array into a parameter or buffer, in place
+    assign: Callable[[Any, Any], None]
+    #: ``(seed)``: seed the framework's global generator (before every forward, for dropout)
+    seed: Callable[[int], None]
+
+
+def loss_terms(outputs, weights) -> list:
+    """``(output leaf, weight)`` pairs of the loss head: ``weights``' structure walked into ``outputs`` (dicts
+    by key, so a framework that orders dict outputs otherwise pairs them right); a leaf missing from the
+    outputs, of another shape, or without a weight is left out (the comparison of outputs reports it)."""
+    if isinstance(weights, dict):
+        return [t for k, w in weights.items() if isinstance(outputs, dict) and k in outputs
+                for t in loss_terms(outputs[k], w)]
+    if isinstance(weights, (list, tuple)):
+        if not isinstance(outputs, (list, tuple)) or len(outputs) != len(weights):
+            return []
+        return [t for o, w in zip(outputs, weights) for t in loss_terms(o, w)]
+    if weights is None or tuple(getattr(outputs, "shape", ())) != weights.shape:
+        return []
+    return [(outputs, weights)]
+
+
+PATHS: dict[str, PathRecord] = {}
+FRAMEWORKS: dict[str, Framework] = {}
+
+
+def register(*records: PathRecord) -> None:
+    for rec in records:
+        PATHS[rec.id] = rec
+
+
+def load_framework(name: str) -> Framework:
+    """Import the module of framework ``name`` (registering its paths) and return its adapter."""
+    if name not in FRAMEWORK_MODULES:
+        raise UnknownPathError(f"unknown framework {name!r}; known: {', '.join(FRAMEWORK_MODULES)}")
+    if name not in FRAMEWORKS:
+        importlib.import_module(FRAMEWORK_MODULES[name])
+    return FRAMEWORKS[name]
+
+
+def module_versions(*modules: str) -> dict:
+    """``{module: __version__}`` of the given modules that are installed (a framework adapter's ``versions``
+    lists its converters and runtimes with this)."""
+    out = {}
+    for mod in modules:
+        try:
+            out[mod] = __import__(mod).__version__
+        except ImportError:
+            pass
+    return out
+
+
+def framework_available(name: str) -> bool:
+    return importlib.util.find_spec(name if name != "tf" else "tensorflow") is not None
+
+
+def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[str]] = None) -> list[PathRecord]:
+    """Path records for the given frameworks, filtered by path names (``script`` or ``torch.script``).
+
+    Raises :class:`UnknownPathError` naming an unknown framework or path, with the known ones.
+    """
+    frameworks = list(frameworks or FRAMEWORK_MODULES)
+    for fw in frameworks:
+        load_framework(fw)
+    pool = [p for p in PATHS.values() if p.framework in frameworks]
+    if not names:
+        return [p for p in pool if p.default]
+    chosen = []
+    for n in names:
+        hits = [p for p in pool if n in (p.id, p.name)]
+        if not hits:
+            known = ", ".join(p.id for p in pool)
+            raise UnknownPathError(f"unknown path {n!r} for frameworks {', '.join(frameworks)}; known: {known}")
+        chosen += [h for h in hits if h not in chosen]
+    if not any(p.reference for p in chosen):
+        chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
+    return chosen
+
+
+def missing_requirements(path: PathRecord) -> list[str]:
+    return [m for m in path.requires if importlib.util.find_spec(m) is None]

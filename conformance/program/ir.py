@@ -1,0 +1,305 @@
+"""The framework-neutral program IR: types, input specs, statements and outputs (plain data).
+
+A whole program is a :class:`~conformance.program.program.Program`; this module holds the pieces it is
+made of, which the op records, the type checker and the renderers share.
+
+Semantics follow Python: variables are tensors; a variable assigned inside a block (branch or
+loop body) is local to that block unless it already existed outside it, in which case it must keep
+its type. ``"B"`` in a shape is the one dynamic dimension a program may have (the batch size).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Union
+
+#: Logical dtypes. ``float32`` is rendered as float64 for the fp64 reference run.
+DTYPES = ("float32", "int64", "bool")
+DYNAMIC = "B"
+
+Dim = Union[int, str]
+
+
+class ProgramError(ValueError):
+    """A program (or case file) is malformed: the message says where and what."""
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: tuple[Dim, ...]
+    dtype: str = "float32"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def concrete(self, batch: int) -> tuple[int, ...]:
+        return tuple(batch if d == DYNAMIC else d for d in self.shape)
+
+    def __str__(self) -> str:
+        return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
+
+
+# ---------------------------------------------------------------- input signature and outputs
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """A tensor input: its type and the range its values are drawn from."""
+
+    shape: tuple[Dim, ...]
+    dtype: str = "float32"
+    low: float = -1.0
+    high: float = 1.0
+
+    @property
+    def type(self) -> TensorType:
+        return TensorType(self.shape, self.dtype)
+
+
+@dataclass(frozen=True)
+class SeqSpec:
+    """A ``list`` (homogeneous) or ``tuple`` input."""
+
+    kind: str  # "list" | "tuple"
+    items: tuple["Spec", ...]
+
+
+@dataclass(frozen=True)
+class DictSpec:
+    """A ``dict`` input with string keys (homogeneous values)."""
+
+    items: tuple[tuple[str, "Spec"], ...]
+
+
+Spec = Union[TensorSpec, SeqSpec, DictSpec]
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    spec: Spec
+
+
+@dataclass(frozen=True)
+class Kwarg:
+    """A non-tensor keyword argument: its type, default and the values cases may pass."""
+
+    name: str
+    type: str  # "bool" | "int" | "float" | "str"
+    default: Any
+    choices: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A weight: values are uniform in [offset - scale, offset + scale], drawn from (program seed, index).
+
+    ``trainable=False`` makes it state rather than a weight (batch-norm running statistics): a buffer that
+    optimizers do not update and gradients are not taken for.
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    scale: float = 0.5
+    offset: float = 0.0
+    trainable: bool = True
+
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "shape": list(self.shape), "scale": self.scale}
+        if self.offset:  # written only when set, so older programs keep their JSON (and ids)
+            d["offset"] = self.offset
+        if not self.trainable:
+            d["trainable"] = False
+        return d
+
+
+@dataclass(frozen=True)
+class OutVar:
+    name: str
+
+
+@dataclass(frozen=True)
+class OutSeq:
+    kind: str  # "tuple" | "list"
+    items: tuple["Out", ...]
+
+
+@dataclass(frozen=True)
+class OutDict:
+    items: tuple[tuple[str, "Out"], ...]
+
+
+Out = Union[OutVar, OutSeq, OutDict]
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class TensorCond:
+    """``var.<reduce>() <cmp> value``: data-dependent."""
+
+    var: str
+    reduce: str  # sum | mean | amax | amin
+    cmp: str  # > | <
+    value: float
+
+
+@dataclass(frozen=True)
+class KwargCond:
+    """``flag`` / ``not flag`` (bool), ``mode == "x"`` (str), ``n > 2`` (int), ``alpha > 0.5``."""
+
+    name: str
+    cmp: str  # truth | not | == | > | <
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class ShapeCond:
+    """``var.shape[dim] <cmp> value``: depends on input sizes."""
+
+    var: str
+    dim: int
+    cmp: str
+    value: int
+
+
+@dataclass(frozen=True)
+class LoopVarCond:
+    """``i <cmp> value`` on the index of an enclosing ``for``."""
+
+    var: str
+    cmp: str
+    value: int
+
+
+Cond = Union[TensorCond, KwargCond, ShapeCond, LoopVarCond]
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Get:
+    """``out = source[path...]``: reads a leaf of a (nested) input."""
+
+    out: str
+    source: str
+    path: tuple[Union[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class OpStmt:
+    """``out = op(args..., **attrs)``; ``params`` name the weights the op uses."""
+
+    out: str
+    op: str
+    args: tuple[str, ...]
+    attrs: tuple[tuple[str, Any], ...] = ()
+    params: tuple[str, ...] = ()
+
+    @property
+    def attr(self) -> dict[str, Any]:
+        return dict(self.attrs)
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Cond
+    then: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...] = ()
+
+
+@dataclass(frozen=True)
+class While:
+    """``while counter < max_iter and cond:`` — the bound keeps every path terminating."""
+
+    cond: TensorCond
+    max_iter: int
+    counter: str
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class For:
+    """``for var in range(count)``; ``count`` is an int or the name of an int kwarg."""
+
+    var: str
+    count: Union[int, str]
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Break:
+    pass
+
+
+@dataclass(frozen=True)
+class Continue:
+    pass
+
+
+@dataclass(frozen=True)
+class Return:
+    value: Out
+
+
+@dataclass(frozen=True)
+class Grow:
+    """A loop that grows a tensor along a static ``dim``, then reduces that dim (keeping it, size 1)::
+
+        out = init
+        for counter in range(count):          # count: an int or the name of an int kwarg
+            out = concat([out, piece], dim)
+        out = reduce(out, dim, keepdim=True)
+
+    With ``cond`` (a condition on ``out`` itself) the loop is ``while counter < count and cond:``, so
+    how far the shape grows depends on the data (static graphs want loop shapes to stay fixed).
+    """
+
+    out: str
+    init: str
+    piece: str
+    dim: int
+    reduce: str  # sum | mean | amax
+    count: Union[int, str]
+    counter: str
+    cond: Optional[TensorCond] = None
+
+
+Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return, Grow]
+
+
+def walk(stmts) -> Iterator[Stmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk(s.then)
+            yield from walk(s.orelse)
+        elif isinstance(s, (While, For)):
+            yield from walk(s.body)
+
+
+def spec_leaves(spec: Spec, path: tuple = ()) -> Iterator[tuple[tuple, TensorSpec]]:
+    """(path, leaf) for every tensor of an input tree, in the order frameworks flatten it."""
+    if isinstance(spec, TensorSpec):
+        yield path, spec
+    elif isinstance(spec, SeqSpec):
+        for i, item in enumerate(spec.items):
+            yield from spec_leaves(item, path + (i,))
+    else:
+        for k, item in spec.items:
+            yield from spec_leaves(item, path + (k,))
+
+
+def out_leaves(out: Out) -> Iterator[str]:
+    if isinstance(out, OutVar):
+        yield out.name
+    elif isinstance(out, OutSeq):
+        for item in out.items:
+            yield from out_leaves(item)
+    else:
+        for _, item in out.items:
+            yield from out_leaves(item)
+
+
+# ---------------------------------------------------------------- JSON codecs
