@@ -2,6 +2,8 @@
 
 import math
 
+from conformance.program.trees import FlatOutputs, flatten
+
 SCALE = 2.0
 
 
@@ -23,3 +25,8 @@ def convert(ctx, offset=0):
 
 def unused():
     return "never copied"
+
+
+def run_flat(fn, args):
+    """Uses a standalone conformance module: its definitions are copied, not imported."""
+    return FlatOutputs(flatten(fn(*args)))

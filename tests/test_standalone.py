@@ -23,7 +23,18 @@ def test_code_that_is_not_standalone_is_refused_by_name():
 
     with pytest.raises(NotStandalone, match="inside a function"):
         standalone_source(local)
-    from conformance.run.records import finish  # its module imports conformance: not standalone
+    with pytest.raises(NotStandalone, match="relative import"):
+        standalone_source(not_standalone)  # this module imports standalone_sample relatively
 
-    with pytest.raises(NotStandalone, match="imports conformance"):
-        standalone_source(finish)
+
+def not_standalone(ctx):
+    return standalone_sample.convert(ctx)
+
+
+def test_names_from_standalone_conformance_modules_are_copied_not_imported():
+    source = standalone_source(standalone_sample.run_flat)
+    assert "import conformance" not in source and "from conformance" not in source
+    assert "class FlatOutputs" in source and "def flatten" in source and "def unflatten" not in source
+    namespace: dict = {}
+    exec(compile(source, "repro.py", "exec"), namespace)
+    assert namespace["run_flat"](lambda a: [a, (a,)], [1]) == [1, 1]

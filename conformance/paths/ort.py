@@ -1,15 +1,19 @@
 """Running an exported ONNX model on onnxruntime, shared by every framework's ONNX paths.
 
 An ONNX graph takes the model's tensors flattened and by name, and returns a flat list: the
-runner rebuilds eager's output structure from it (:class:`~conformance.paths.FlatOutputs`).
+runner rebuilds eager's output structure from it (:class:`~conformance.program.trees.FlatOutputs`).
+Standalone (see :mod:`conformance.paths.standalone`): reproducers copy this code.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from conformance.paths.records import FlatOutputs
-from conformance.program.case import flatten
+from conformance.program.trees import FlatOutputs, flatten
+
+
+class UnknownGraphInputs(RuntimeError):
+    """The exported graph has inputs that are none of the model's tensor inputs."""
 
 
 class OrtModel:
@@ -37,7 +41,7 @@ class OrtModel:
         self.wanted = [i.name for i in self.session.get_inputs()]
         unknown = set(self.wanted) - set(names)
         if unknown:
-            raise RuntimeError(f"ONNX graph has inputs {sorted(unknown)} that are not model inputs {names}")
+            raise UnknownGraphInputs(f"ONNX graph has inputs {sorted(unknown)} that are not model inputs {names}")
 
     def __call__(self, *args, **kwargs):
         """Run on the model's (nested) tensor arguments; keyword arguments were fixed at export."""

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the path API
+
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
 FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
                      "tf": "conformance.paths.tf"}
@@ -194,10 +196,6 @@ class PathRecord:
     def limitation_for(self, failure: Failure, version: str) -> Optional[Limitation]:
         """The first of the path's limitations that applies to ``failure``, or None."""
         return next((lim for lim in self.limitations if lim.applies(failure, version)), None)
-
-
-class FlatOutputs(list):
-    """Outputs of a runtime that loses the output structure (ONNX): the runner rebuilds it from eager's."""
 
 
 @dataclass

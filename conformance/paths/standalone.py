@@ -1,8 +1,10 @@
 """The source of a conversion, for standalone reproducers: the code a campaign ran, copied, never retyped.
 
 Each framework's conversions live in a *standalone* module (``conformance/paths/<framework>/conversions.py``):
-it imports only the standard library, numpy, the framework and its converters, never ``conformance``, so
-its functions run unchanged in a ``repro.py`` that a maintainer pastes into a bug report.
+it imports only the standard library, numpy, the framework and its converters, and names from other
+standalone modules of ``conformance`` (:mod:`conformance.paths.ort`, :mod:`conformance.program.trees`),
+whose definitions are copied too, so its functions run unchanged in a ``repro.py`` that a maintainer pastes
+into a bug report.
 :func:`standalone_source` copies a conversion function out of such a module together with everything it
 uses from the module (other functions, classes, constants, transitively) and the module's imports.
 
@@ -38,29 +40,37 @@ def _target(fn: Callable) -> tuple[Callable, str]:
     return fn, ""
 
 
-def _module_of(fn: Callable) -> ModuleType:
-    module = sys.modules[fn.__module__]
-    source = inspect.getsource(module)
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("conformance")):
-            raise NotStandalone(f"{module.__name__} imports {'.' * node.level}{node.module or ''}: a standalone "
-                                f"conversions module imports only the standard library, numpy and frameworks")
-    return module
+def _check_standalone(module: ModuleType, seen: tuple = ()) -> None:
+    """Raise :class:`NotStandalone` unless ``module`` imports nothing of conformance but standalone modules."""
+    for node in ast.parse(inspect.getsource(module)).body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            raise NotStandalone(f"{module.__name__} has a relative import: a standalone module imports "
+                                f"conformance's standalone modules by their full names")
+        if (node.module or "").startswith("conformance") and node.module not in seen:
+            try:
+                _check_standalone(sys.modules[node.module], seen + (module.__name__,))
+            except NotStandalone as e:
+                raise NotStandalone(f"{module.__name__} imports {node.module}, which is not standalone ({e})") from None
 
 
-def _top_level(module: ModuleType) -> tuple[list[str], dict[str, tuple[int, str]]]:
-    """The module's import statements, and each top-level definition: name -> (order, source)."""
+def _top_level(module: ModuleType) -> tuple[list[str], dict[str, tuple[int, str]], dict[str, str]]:
+    """The module's import statements (those of conformance left out), each top-level definition:
+    name -> (order, source), and each name imported from a standalone conformance module: name -> module."""
     source = inspect.getsource(module)
     tree = ast.parse(source)
-    imports, defs = [], {}
+    imports, defs, borrowed = [], {}, {}
+    lines = source.splitlines()
     for order, node in enumerate(tree.body):
-        text = ast.get_source_segment(source, node, padded=False)
         decorators = getattr(node, "decorator_list", [])
-        if decorators:  # a decorated definition starts at its first decorator
-            lines = source.splitlines()
-            text = "\n".join(lines[decorators[0].lineno - 1:node.end_lineno])
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            imports.append(text)
+        first = decorators[0].lineno if decorators else node.lineno  # a decorated definition starts at its decorator
+        text = "\n".join(lines[first - 1:node.end_lineno])
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("conformance"):
+            borrowed.update({alias.asname or alias.name: node.module for alias in node.names})
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+                imports.append(text)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defs[node.name] = (order, text)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -68,7 +78,7 @@ def _top_level(module: ModuleType) -> tuple[list[str], dict[str, tuple[int, str]
             for t in targets:
                 if isinstance(t, ast.Name):
                     defs[t.id] = (order, text)
-    return imports, defs
+    return imports, defs, borrowed
 
 
 def _names_used(text: str) -> set[str]:
@@ -77,27 +87,34 @@ def _names_used(text: str) -> set[str]:
 
 def standalone_source(*functions: Callable, names: tuple[str, ...] = ()) -> str:
     """Python source defining each of ``functions`` (by its own name, or by ``names`` where given: a
-    partial needs one) with everything it uses from its standalone module, in the module's order, after
-    the module's imports. Raises :class:`NotStandalone` naming what cannot be copied."""
+    partial needs one) with everything it uses from its standalone module (and from the standalone
+    conformance modules that one imports), after the modules' imports. Raises :class:`NotStandalone`
+    naming what cannot be copied."""
     imports: list[str] = []
-    chosen: dict[str, tuple[int, int, str]] = {}  # name -> (module index, order, source)
+    chosen: dict[str, tuple[int, int, str]] = {}  # name -> (module rank, order, source)
+    rank: dict[str, int] = {}  # module -> rank: a module borrowed from comes before its borrower
     aliases = []
-    modules: list[str] = []
+
+    def gather(name: str, module: ModuleType, depth: int) -> None:
+        if name in chosen:
+            return
+        _check_standalone(module)
+        mod_imports, defs, borrowed = _top_level(module)
+        if name in borrowed:
+            gather(name, sys.modules[borrowed[name]], depth + 1)
+            return
+        if name not in defs:
+            return
+        imports.extend(s for s in mod_imports if s not in imports)
+        rank[module.__name__] = max(rank.get(module.__name__, 0), depth)
+        order, text = defs[name]
+        chosen[name] = (module.__name__, order, text)
+        for used in sorted(_names_used(text)):
+            gather(used, module, depth)
+
     for i, fn in enumerate(functions):
         target, binding = _target(fn)
-        module = _module_of(target)
-        if module.__name__ not in modules:
-            modules.append(module.__name__)
-        mod_imports, defs = _top_level(module)
-        imports += [s for s in mod_imports if s not in imports]
-        todo = [target.__name__]
-        while todo:
-            name = todo.pop()
-            if name in chosen or name not in defs:
-                continue
-            order, text = defs[name]
-            chosen[name] = (modules.index(module.__name__), order, text)
-            todo += sorted(_names_used(text) - set(chosen))
+        gather(target.__name__, sys.modules[target.__module__], 0)
         alias = names[i] if i < len(names) else ""
         if binding:
             if not alias:
@@ -107,5 +124,6 @@ def standalone_source(*functions: Callable, names: tuple[str, ...] = ()) -> str:
             aliases.append(f"{alias} = {target.__name__}")
     if aliases and "import functools" not in imports:
         imports.append("import functools")
-    body = [text for _, _, text in sorted(set(chosen.values()))]
-    return "\n".join(imports) + "\n\n\n" + "\n\n\n".join(body) + ("\n\n\n" + "\n".join(aliases) if aliases else "") + "\n"
+    body = [text for module, order, text in sorted(chosen.values(), key=lambda v: (-rank[v[0]], v[0], v[1]))]
+    tail = "\n\n\n" + "\n".join(aliases) if aliases else ""
+    return "\n".join(imports) + "\n\n\n" + "\n\n\n".join(body) + tail + "\n"

@@ -18,6 +18,7 @@ import numpy as np
 
 from conformance.program.ir import DictSpec, ProgramError, SeqSpec, Spec, TensorSpec
 from conformance.program.program import Program
+from conformance.program.trees import flatten, map_tree, unflatten  # noqa: F401 - re-exported
 
 ROLES = ("example", "values", "batch", "kwargs")
 #: The largest batch a case file may ask for (generated cases stay within ``ops.MAX_BATCH``).
@@ -106,45 +107,6 @@ def materialize(program: Program, inputs: InputSet) -> tuple[list, dict]:
     kwargs = {k.name: k.default for k in program.kwargs}
     kwargs.update(dict(inputs.kwargs))
     return args, kwargs
-
-
-def flatten(tree) -> list:
-    """Leaves of a nested list/tuple/dict tree in the order frameworks flatten them."""
-    if isinstance(tree, (list, tuple)):
-        return [leaf for item in tree for leaf in flatten(item)]
-    if isinstance(tree, dict):
-        return [leaf for item in tree.values() for leaf in flatten(item)]
-    return [tree]
-
-
-def unflatten(like, leaves: list):
-    """Rebuild ``like``'s structure from a flat list of leaves (inverse of :func:`flatten`)."""
-    it = iter(leaves)
-
-    def build(node):
-        if isinstance(node, list):
-            return [build(i) for i in node]
-        if isinstance(node, tuple):
-            return tuple(build(i) for i in node)
-        if isinstance(node, dict):
-            return {k: build(v) for k, v in node.items()}
-        return next(it)
-
-    out = build(like)
-    rest = sum(1 for _ in it)
-    if rest:
-        raise ValueError(f"{rest} leaves left over when rebuilding the structure")
-    return out
-
-
-def map_tree(fn, tree):
-    if isinstance(tree, list):
-        return [map_tree(fn, i) for i in tree]
-    if isinstance(tree, tuple):
-        return tuple(map_tree(fn, i) for i in tree)
-    if isinstance(tree, dict):
-        return {k: map_tree(fn, v) for k, v in tree.items()}
-    return fn(tree)
 
 
 def save_inputs(path, program: Program, inputs: InputSet) -> None:
