@@ -1,0 +1,30 @@
+"""Op records: one declarative record per op, one module per op family, all in one table.
+
+:mod:`conformance.program.ops.record` holds the record type (:class:`OpRecord`, what each field means)
+and the helpers the family modules share; each family module registers its records into :data:`OPS`
+when it is imported. Importing this package imports them all, in a fixed order: the order of
+:data:`OPS`, which is the order the generator draws from (reordering changes every drawn stream).
+``conformance ops`` prints the table.
+"""
+
+# isort: off
+from conformance.program.ops import elementwise  # noqa: F401 - each import registers a family's records
+from conformance.program.ops import reductions  # noqa: F401
+from conformance.program.ops import linalg  # noqa: F401
+from conformance.program.ops import shape  # noqa: F401
+from conformance.program.ops import comparison  # noqa: F401
+from conformance.program.ops import inplace  # noqa: F401
+from conformance.program.ops import training  # noqa: F401
+# isort: on
+
+from conformance.program.ops.record import (  # noqa: F401 - the package's public names
+    FLOAT_KWARG_RANGE,
+    MAX_ABS,
+    MAX_BATCH,
+    OPS,
+    Interval,
+    OpRecord,
+    Weight,
+    broadcast,
+    check_op,
+)

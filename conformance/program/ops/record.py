@@ -1,0 +1,218 @@
+"""The op record, the table of records, and the helpers the family modules share.
+
+Each :class:`OpRecord` holds what the generator, the type checker and the renderers need:
+
+* ``infer``: the shape and dtype rule (raises :class:`~conformance.program.ir.ProgramError` when the
+  arguments do not fit);
+* ``domain``: which argument value ranges are valid (``log`` needs positive inputs, ``exp``
+  bounded ones), and ``bound``: the value range of the result — together they keep generated
+  programs free of NaN and overflow by construction;
+* ``attrs``: how the generator draws the op's attributes; ``params``: the weights it needs;
+* ``emit``: one source template per framework (``{0}`` is the first argument, ``{p0}`` the first
+  weight, ``{float}`` the float dtype, other names are attributes). A framework without a template
+  cannot render the op yet;
+* ``probe``: the result jumps at a threshold (``cmp``: a comparison of two operands; ``int``: a cast
+  to int), so the oracle's branch-flip guard watches how close the operands come to it;
+* ``view`` / ``inplace``: the result may alias the first argument / the op writes into it. The
+  generator applies in-place ops only to variables that nothing else aliases (never an input, a
+  view, or a variable a view was taken of), so the program means the same in a framework without
+  in-place ops;
+* ``tolerance``: notes on numerical behaviour, shown in the generated ops table;
+* ``differs``: per framework, why its eager result differs from the other frameworks' by design (a
+  rounding mode, integer division); the cross-framework check (``tests/test_cross_framework.py``)
+  leaves that framework out on programs using the op, and ``conformance ops`` shows it;
+* ``train_layer``: the op means something else in ``train()`` and ``eval()`` or under autograd (dropout,
+  batch norm, detach); the generator draws it only for programs with the ``train_layers`` construct
+  (gradient and training-step campaigns), so the default case stream is unchanged;
+* ``helpers``: per framework, module-level source the emitter calls (rendered once into the model file
+  of a program that uses the op), for ops a framework has no single function for.
+
+``OPS`` maps names to records, in the order the family modules register them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from conformance.program.ir import DYNAMIC, ProgramError, TensorType
+
+Interval = tuple[float, float]
+
+#: Largest batch size a dynamic dimension takes; used for value bounds of reductions over it.
+MAX_BATCH = 6
+#: Generated values stay within this magnitude (keeps fp32 far from overflow).
+MAX_ABS = 1e4
+#: Float keyword arguments take values in this range.
+FLOAT_KWARG_RANGE = (-2.0, 2.0)
+
+
+def hull(*xs: float) -> Interval:
+    """The smallest interval holding every one of ``xs``."""
+    return (min(xs), max(xs))
+
+
+def size_bound(d) -> int:
+    """The largest size dim ``d`` takes (the dynamic dim: up to :data:`MAX_BATCH`)."""
+    return MAX_BATCH if d == DYNAMIC else d
+
+
+def need(ok: bool, msg: str) -> None:
+    """Raise :class:`ProgramError` with ``msg`` unless ``ok``."""
+    if not ok:
+        raise ProgramError(msg)
+
+
+def broadcast(a: tuple, b: tuple) -> tuple:
+    """NumPy broadcasting of two shapes with the dynamic dim as a symbol; raises if they do not fit."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise ProgramError(f"shapes {list(a)} and {list(b)} do not broadcast")
+    return tuple(reversed(out))
+
+
+def axis_of(t: TensorType, attrs: Mapping) -> int:
+    """The attribute ``dim`` as a non-negative axis of ``t`` (raises when out of range)."""
+    d = attrs["dim"]
+    need(-t.rank <= d < t.rank, f"dim {d} out of range for {t}")
+    return d % t.rank
+
+
+@dataclass(frozen=True)
+class OpRecord:
+    name: str
+    family: str
+    arity: int
+    doc: str
+    infer: Callable[[Sequence[TensorType], Mapping], TensorType]
+    bound: Callable[[Sequence[Interval], Mapping, Sequence[TensorType]], Interval]
+    emit: Mapping[str, str]
+    domain: Callable[[Sequence[Interval], Sequence[TensorType]], bool] = lambda ivs, ts: True
+    attrs: Optional[Callable[[Any, Sequence[TensorType]], dict]] = None  # (draw, types) -> attrs
+    params: Callable[[Sequence[TensorType], Mapping], list[tuple[tuple[int, ...], float]]] = lambda ts, a: []
+    arg_dtypes: tuple[str, ...] = ("float32",)
+    probe: Optional[str] = None  # "cmp" (two operands) or "int" (one): the result jumps at a threshold
+    view: bool = False  # the result may share memory with the first argument (reshape, slicing...)
+    inplace: bool = False  # writes into its first argument, which is also the statement's target
+    tolerance: str = ""
+    differs: Mapping[str, str] = field(default_factory=dict)
+    train_layer: bool = False
+    helpers: Mapping[str, str] = field(default_factory=dict)
+    frameworks: tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self):
+        object.__setattr__(self, "frameworks", tuple(sorted(self.emit)))
+
+    @property
+    def discontinuous(self) -> bool:
+        return self.probe is not None
+
+    def check(self, types: Sequence[TensorType], attrs: Mapping) -> TensorType:
+        need(len(types) == self.arity, f"{self.name} takes {self.arity} arguments, got {len(types)}")
+        for i, (t, want) in enumerate(zip(types, self.arg_dtypes * self.arity)):
+            if want != "any":
+                need(t.dtype == want, f"{self.name} argument {i} must be {want}, got {t}")
+        return self.infer(types, attrs)
+
+
+OPS: dict[str, OpRecord] = {}
+
+
+def register(**kw) -> OpRecord:
+    """Make an :class:`OpRecord` and add it to :data:`OPS`."""
+    rec = OpRecord(**kw)
+    OPS[rec.name] = rec
+    return rec
+
+
+def check_op(name: str) -> OpRecord:
+    try:
+        return OPS[name]
+    except KeyError:
+        raise ProgramError(f"unknown op {name!r}; known ops: {', '.join(sorted(OPS))}") from None
+
+
+class Weight(tuple):
+    """What ``OpRecord.params`` returns per weight: the pair ``(shape, scale)`` (so it unpacks as one),
+    with ``offset`` (values uniform in offset ± scale) and ``trainable`` (False: state such as batch-norm
+    running statistics, a buffer that optimizers leave alone) as attributes."""
+
+    def __new__(cls, shape, scale: float, offset: float = 0.0, trainable: bool = True):
+        self = super().__new__(cls, (tuple(shape), scale))
+        self.offset, self.trainable = offset, trainable
+        return self
+
+
+def per_framework(torch: str, paddle: str, tf: str) -> dict:
+    """Emitters of one op for torch, paddle and tensorflow."""
+    return {"torch": torch, "paddle": paddle, "tf": tf}
+
+
+def everywhere(template: str) -> dict:
+    """An emitter written the same way in every framework (Python operators, indexing)."""
+    return per_framework(template, template, template)
+
+
+def strategies():
+    """``hypothesis.strategies``, imported when attributes are drawn (not when the records load)."""
+    import hypothesis.strategies as st
+
+    return st
+
+
+def same_type(ts, a):
+    """Shape rule of an op whose result has its first argument's type."""
+    return ts[0]
+
+
+def keep_bound(ivs, a, ts):
+    """Value bound of an op that only moves its first argument's values around."""
+    return ivs[0]
+
+
+def monotone(f):
+    """Bound of a monotone increasing elementwise function."""
+    return lambda ivs, a, ts: (f(ivs[0][0]), f(ivs[0][1]))
+
+
+def within(lo=-math.inf, hi=math.inf):
+    """Domain: the first argument's values lie in [lo, hi]."""
+    return lambda ivs, ts: lo <= ivs[0][0] and ivs[0][1] <= hi
+
+
+def interval_mul(x: Interval, y: Interval) -> Interval:
+    return hull(x[0] * y[0], x[0] * y[1], x[1] * y[0], x[1] * y[1])
+
+
+def static_last(ts) -> bool:
+    """The first argument has a last dim of a static size."""
+    return ts[0].rank >= 1 and isinstance(ts[0].shape[-1], int)
+
+
+def static_dims(t: TensorType, min_size: int = 1) -> list[int]:
+    """The axes of ``t`` with a static size of at least ``min_size``."""
+    return [i for i, d in enumerate(t.shape) if isinstance(d, int) and d >= min_size]
+
+
+def reduced_size(ts, a) -> int:
+    """The largest size of the dim a one-dim reduction of ``ts[0]`` over ``a["dim"]`` reduces."""
+    return size_bound(ts[0].shape[axis_of(ts[0], a)])
+
+
+def dim_attr(draw, ts) -> dict:
+    """One dim of the first argument, negative or not."""
+    return {"dim": draw(strategies().integers(-ts[0].rank, ts[0].rank - 1))}
+
+
+def calls(torch: str, paddle: str, tf: str, args: str = "{0}") -> dict:
+    """Emitters that call one function per framework on the same arguments: ``calls("torch.exp",
+    "paddle.exp", "tf.exp")``."""
+    return per_framework(f"{torch}({args})", f"{paddle}({args})", f"{tf}({args})")
