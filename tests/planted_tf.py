@@ -16,13 +16,13 @@ import onnxruntime as ort
 import tensorflow as tf
 from onnx import TensorProto, helper
 
-import conformance.paths.tf as tfpaths  # first: it loads what must come before tensorflow (see there)
 from conformance.paths.records import PathRecord, register
+from conformance.paths.tf import conversions as conv
 from conformance.program.case import flatten
 from conformance.render.source import load_source
 
 
-class _StaleKwargs(tfpaths.Traced):
+class _StaleKwargs(conv.Traced):
     """Traces for the first kwargs value and reuses that function for every other value."""
 
     def function(self, kwargs):
@@ -30,19 +30,20 @@ class _StaleKwargs(tfpaths.Traced):
 
 
 def _stale_function(ctx):
-    traced = _StaleKwargs(ctx.model, tfpaths.input_signature(ctx.program, ctx.tensor_names), ctx.device, False)
+    traced = _StaleKwargs(ctx.model, conv.input_signature(ctx.args, ctx.tensor_names, ctx.dynamic_axes), ctx.device,
+                          False)
     traced(*ctx.args, **ctx.kwargs)
     return traced
 
 
 def _saved_model_first_kwargs(ctx):
-    loaded = tfpaths._saved_model(ctx)
+    loaded = conv.save_and_load(ctx)
     first = dict(ctx.kwargs)
     return lambda *args, **kwargs: loaded(*args, **first)
 
 
 def _xla_perturbed(ctx):
-    traced = tfpaths._function(True)(ctx)
+    traced = conv.trace(ctx, jit_compile=True)
 
     def run(*args, **kwargs):
         out = traced(*args, **kwargs)
@@ -95,7 +96,7 @@ class _ShortLoops:
 
 
 def _onnx_short_loops(ctx):
-    real = tfpaths._onnx(ctx)
+    real = conv.export_onnx(ctx)
     return _ShortLoops(real.path, ctx.tensor_names, real.structure)
 
 
@@ -109,13 +110,13 @@ def _session_swapped_cond(ctx):
     module = inspect.getmodule(type(ctx.model))
     source = _BRANCHES.sub(r"\2, \1)", inspect.getsource(module))
     swapped = load_source(source, ctx.workdir / "swapped_cond.py", module.__name__ + "_swapped_cond")
-    return tfpaths.Session(swapped.Model(), tfpaths.input_signature(ctx.program, ctx.tensor_names), ctx.kwargs,
-                           ctx.device)
+    return conv.Session(swapped.Model(), conv.input_signature(ctx.args, ctx.tensor_names, ctx.dynamic_axes),
+                        ctx.kwargs, ctx.device)
 
 
 def _planted(name, description, convert, **kw):
     # default=False: selected only by name, never by a plain "all tf paths"
-    return PathRecord("tf", name, description, convert, tfpaths._run, default=False, **kw)
+    return PathRecord("tf", name, description, convert, conv.run, default=False, **kw)
 
 
 register(

@@ -1,0 +1,138 @@
+"""The documented refusals and known bugs of the TensorFlow paths, as data (see
+:class:`~conformance.paths.records.Limitation`).
+
+Each selects on the phase, the mode where it matters, the exception type TensorFlow (or tf2onnx, or
+onnxruntime, or the tf.session conversion of :mod:`~conformance.paths.tf.conversions`) raises, or the oracle's
+divergence kind for a mismatch; a ``message`` regex on the framework's own text only narrows a type that is
+raised for many reasons (AutoGraph re-raises the error of a traced function with its own type, the message
+prefixed with ``in user code:``; TensorFlow's runtime errors are ``InvalidArgumentError``; onnxruntime names its
+error kinds ``InvalidGraph``, ``Fail``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conformance.paths.records import Limitation
+
+FOUND = "found by conformance 2026-11-21 (tensorflow 2.21.0)"
+FOUND_TF2ONNX = "found by conformance 2026-11-21 (tf2onnx 1.17.0, tensorflow 2.21.0)"
+#: The modes that differentiate: a refusal or a bug of a gradient shows in these only.
+AUTOGRAD = frozenset({"grad", "train"})
+
+# ------------------------------------------------------------------ tracing (tf.function, XLA, SavedModel, tf2onnx)
+
+SHAPE_NONE = Limitation(
+    reason="a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static shape is "
+           "unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, which generated "
+           "models use; a model of your own may not)",
+    errors=("TypeError",), message=r"not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
+    reference="https://www.tensorflow.org/api_docs/python/tf/shape")
+PYTHON_LOOP_BREAK = Limitation(
+    reason="AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it that "
+           "depends on a tensor",
+    errors=("NotImplementedError",),
+    message=r"break and return statements which depend on a TF condition are not supported in Python for loops",
+    reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+              "limitations.md#consistency-of-control-flow-types")
+LOOP_SHAPE_INVARIANT = Limitation(
+    reason="a tensor that changes shape from one iteration of a while loop on a tensor condition to the next (a "
+           "concat that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, which "
+           "generated models declare; a model of your own may not); AutoGraph refuses it without",
+    errors=("ValueError",), message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
+    reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options")
+
+#: What every traced path refuses while it traces.
+TRACED = (SHAPE_NONE, PYTHON_LOOP_BREAK, LOOP_SHAPE_INVARIANT)
+#: tf.function and XLA trace again when a call brings a new kwargs value: the same refusals at run time.
+RETRACED = TRACED + tuple(replace(lim, phase="run") for lim in TRACED)
+
+# ------------------------------------------------------------------ what the grad and train modes found
+
+GRAPH_ZERO_GRADIENT = Limitation(
+    reason="known divergence: in a graph (traced, or built as TF1), a variable or input used only in a branch or "
+           "loop body that did not run (or not at all) gets a zero gradient where eager gives None (the graph holds "
+           "the untaken branch)",
+    phase="compare", divergences=("extra_gradient",), outcome=None, versions=">=2.0",
+    reference=f"{FOUND}, grad mode")
+
+# ------------------------------------------------------------------ XLA
+
+XLA_LOOP_SHAPES = Limitation(
+    reason="XLA compiles a while loop only when its loop variables keep their shapes: a tensor grown across "
+           "iterations (a shape invariant in tf.function) is refused",
+    errors=("InvalidArgumentError",), message=r"Input and output shapes of loop body do not match",
+    reference="https://www.tensorflow.org/xla/known_issues")
+XLA_WHILE_GRADIENT = Limitation(
+    reason="XLA differentiates a while loop only with maximum_iterations set; AutoGraph's `while` on a tensor "
+           "condition has none (TensorFlow's documented requirement, named in the error)",
+    phase="run", modes=AUTOGRAD, errors=("InvalidArgumentError",),
+    message=r"XLA compilation requires a fixed tensor list size", versions=">=2.0",
+    reference="https://www.tensorflow.org/api_docs/python/tf/while_loop")
+XLA_COND_LOG_SOFTMAX_GRADIENT = Limitation(
+    reason="known bug: XLA fails to differentiate `if tf.reduce_sum(x) > 0: return x` followed by "
+           "`return tf.nn.log_softmax(x, axis=0)` ('0 is duplicated in the input'; axis=-1 works)",
+    phase="run", modes=AUTOGRAD, errors=("InvalidArgumentError",), message=r"\d+ is duplicated in the input",
+    outcome=None, versions=">=2.0", reference=f"{FOUND}, grad mode")
+XLA_COND_GRADIENT_GRAPH = Limitation(
+    reason="known bug: differentiating a tf.cond with an early return under jit_compile trips an internal "
+           "assertion of cond_v2's gradient (`assert t.graph == cond_graph` in _resolve_grad_inputs), a bare "
+           "AssertionError",
+    phase="run", modes=AUTOGRAD, errors=("AssertionError",), message=r"\A\Z", outcome=None, versions=">=2.0",
+    reference=f"{FOUND}, grad mode")
+
+XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
+                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH)
+FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
+SAVED_MODEL = TRACED
+
+# ------------------------------------------------------------------ tf2onnx on onnxruntime
+
+FREEZE_DUPLICATE_FUNCTION = Limitation(
+    reason="known bug: freezing variables (convert_variables_to_constants_v2, lower_control_flow=False, as tf2onnx "
+           "does) registers a rewritten while-loop condition under a fixed name, so a second model with such a loop "
+           "in the same process fails with 'duplicate function'",
+    errors=("InvalidArgumentError",),
+    message=r"Attempting to add a duplicate function with name: while_cond_function(_\d+)? where the previous and "
+            r"current definitions differ",
+    outcome=None, versions=">=2.21", reference=FOUND)
+ONNX_COND_REPEATED_OUTPUT = Limitation(
+    reason="known bug (tf2onnx): a tf.cond branch that returns the same tensor twice, e.g. an early `return y, y` "
+           "under a tensor condition, fails with 'Cannot find node with output cond:0'",
+    errors=("ValueError",), message=r"make_sure failure: Cannot find node with output '[^']*cond[^']*:\d+'",
+    outcome=None, versions=">=1.17", package="tf2onnx", reference=FOUND_TF2ONNX)
+ONNX_ERFC = Limitation(
+    reason="tf2onnx has no conversion for TensorFlow's Erfc (tf.nn.gelu(approximate=False) computes it): it logs "
+           "'Tensorflow op [Erfc] is not supported', keeps the op, and onnxruntime refuses the model",
+    errors=("InvalidGraph",), message=r"No Op registered for Erfc", versions=">=1.17", package="tf2onnx",
+    reference="https://github.com/onnx/tensorflow-onnx/blob/main/support_status.md")
+ONNX_LOOP_COUNTER_SHAPE = Limitation(
+    reason="known bug (tf2onnx): when a branch of a tf.cond in a while body computes something unused from a "
+           "tensor defined outside the loop (an `else` branch, or the code after a `continue`), the Loop body's "
+           "iteration-count input gets no shape and onnxruntime refuses to run it",
+    phase="run", errors=("Fail",), message=r"Loop subgraph input 0 has unknown shape", outcome=None,
+    versions=">=1.17", package="tf2onnx", reference=FOUND_TF2ONNX)
+
+ONNX = TRACED + (ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT, ONNX_LOOP_COUNTER_SHAPE)
+
+# ------------------------------------------------------------------ the TF1 graph in a session
+
+NO_GRAPH_BUILDER = Limitation(
+    reason="tf.session runs the model's TF1 graph, which the model's module builds in build_graph(model, *inputs, "
+           "**kwargs): generated models have one, a model of your own needs one written beside it",
+    errors=("NoGraphBuilder",))
+GRAPH_RETURN_IN_LOOP = Limitation(
+    reason="the TF1 graph conformance writes does not express a return inside a loop that runs as a tf.while_loop "
+           "(a while on a tensor, or a for with a break, continue or return under a tensor condition); AutoGraph "
+           "does, with flags and an undefined return value",
+    errors=("GraphNotExpressed",))
+TF1_COND_X_PLUS_X = Limitation(
+    reason="known bug: in a TF1 graph (TF1 control flow, Switch/Merge), grappler's arithmetic optimizer, on by "
+           "default in a session, breaks a tf.cond branch that adds a tensor from outside the branch to itself "
+           "(`lambda: x + x`, also tf.add_n([x, x])): where that branch is taken the cond's output is dead and the "
+           "session fails with 'Retval[0] does not have value' (control flow v2, or "
+           "rewrite_options.arithmetic_optimization OFF, avoids it)",
+    phase="run", errors=("InvalidArgumentError",), message=r"Retval\[\d+\] does not have value", outcome=None,
+    versions=">=2.21", reference=FOUND)
+
+SESSION = (NO_GRAPH_BUILDER, GRAPH_RETURN_IN_LOOP, TF1_COND_X_PLUS_X, GRAPH_ZERO_GRADIENT)
