@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from conformance.paths.onnx_opset import requested_opset
 from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the path API
 
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
@@ -179,6 +180,10 @@ class PathRecord:
     #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
     #: reduced precision flips is not judged (see :mod:`conformance.precision`).
     precision: Optional[str] = None
+    #: An ONNX path: ``() -> int``, the opset its exporter writes when none is asked for (``--onnx-opset``), so
+    #: a run can tell before any case that the installed onnxruntime cannot load it
+    #: (:func:`~conformance.paths.onnx_opset.configuration_errors`); None: not an ONNX path.
+    default_onnx_opset: Optional[Callable[[], int]] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
@@ -225,6 +230,11 @@ class ConvertContext:
     #: Per flat tensor input name (``tensor_names``), the axes that are dynamic (the IR's ``B``); from
     #: ``program`` when not given.
     dynamic_axes: dict = field(default_factory=dict)
+    #: The ONNX opset an ONNX path asks its exporter for (``--onnx-opset``); None: the exporter's own default.
+    #: Its default is :data:`~conformance.paths.onnx_opset.OPSET_ENV`, which carries the option to every
+    #: process of a run. A conversion that sets it also restamps the file with the lowest IR version the opset
+    #: needs (:func:`~conformance.paths.onnx_opset.lower_ir_version`).
+    onnx_opset: Optional[int] = field(default_factory=requested_opset)
 
     def __post_init__(self):
         if self.program is not None:
@@ -310,12 +320,49 @@ def register(*records: PathRecord) -> None:
 
 
 def load_framework(name: str) -> Framework:
-    """Import the module of framework ``name`` (registering its paths) and return its adapter."""
+    """Import the module of framework ``name`` (registering its paths), then the paths other packages
+    register for it (:func:`load_plugins`), and return its adapter."""
     if name not in FRAMEWORK_MODULES:
         raise UnknownPathError(f"unknown framework {name!r}; known: {', '.join(FRAMEWORK_MODULES)}")
     if name not in FRAMEWORKS:
         importlib.import_module(FRAMEWORK_MODULES[name])
+    load_plugins(name)
     return FRAMEWORKS[name]
+
+
+#: The entry-point group by which other packages add paths: an entry named ``<framework>.<name>``
+#: (``torch.my_backend``) points at a module that registers :class:`PathRecord` s when imported, or at a
+#: callable that registers them or returns them. It is loaded with its framework's built-in paths, in every
+#: process that asks for that framework.
+ENTRY_POINT_GROUP = "conformance.paths"
+#: Entry points of :data:`ENTRY_POINT_GROUP` that failed to load or to register: entry name -> why.
+PLUGIN_ERRORS: dict[str, str] = {}
+_PLUGINS_LOADED: set = set()
+
+
+def load_plugins(framework: str) -> None:
+    """Load, once per process, the :data:`ENTRY_POINT_GROUP` entries for ``framework``. One that fails (or
+    that would replace a path already registered) registers nothing and is named in :data:`PLUGIN_ERRORS`."""
+    if framework in _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED.add(framework)
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name.split(".")[0] != framework:
+            continue
+        before = dict(PATHS)
+        try:
+            loaded = entry.load()
+            if callable(loaded):
+                register(*(loaded() or ()))
+            replaced = sorted(k for k, rec in before.items() if PATHS[k] is not rec)
+            if replaced:
+                raise ValueError(f"it would replace the paths {', '.join(replaced)}: choose other names")
+        except Exception as e:  # noqa: BLE001 - a broken plug-in must not take the built-in paths down
+            PATHS.clear()
+            PATHS.update(before)
+            PLUGIN_ERRORS[entry.name] = f"{entry.value}: {type(e).__name__}: {e}"
 
 
 def module_versions(*modules: str) -> dict:
@@ -350,7 +397,10 @@ def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[st
         hits = [p for p in pool if n in (p.id, p.name)]
         if not hits:
             known = ", ".join(p.id for p in pool)
-            raise UnknownPathError(f"unknown path {n!r} for frameworks {', '.join(frameworks)}; known: {known}")
+            broken = "".join(f"; plug-in {k} failed: {v}" for k, v in PLUGIN_ERRORS.items()
+                             if k.split(".")[0] in frameworks)
+            raise UnknownPathError(f"unknown path {n!r} for frameworks {', '.join(frameworks)}; known: {known}"
+                                   + broken)
         chosen += [h for h in hits if h not in chosen]
     if not any(p.reference for p in chosen):
         chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
