@@ -1,0 +1,1 @@
+"""A custom ``torch.compile`` backend, and its paths for ``conformance`` (see ``paths.py``)."""
