@@ -14,6 +14,7 @@ so that its simplest value comes first.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import math
@@ -54,6 +55,7 @@ from conformance.program.ir import (
     spec_leaves,
 )
 from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
+from conformance.program.ops.record import FRAMEWORKS, has_data_dim, name_data_dim
 from conformance.program.program import Program
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
@@ -69,7 +71,8 @@ TRAIN_CONSTRUCTS = ("train_layers",)
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
-_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop", "train_layers")
+_STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
+               "train_layers")
 
 
 def _join(a: Interval, b: Interval) -> Interval:
@@ -136,6 +139,8 @@ class _Gen:
         self.max_depth = max_depth
         self.constructs = constructs
         self.ops = [OPS[o] for o in ops]
+        # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
+        self.cumulative = list(itertools.accumulate(max(1, round(rec.weight * 4)) for rec in self.ops))
         self.params: list[Param] = []
         self.kwargs: list[Kwarg] = []
         self.counter = 0
@@ -235,8 +240,10 @@ class _Gen:
                         return False
                 if rec.inplace and rec.arity == 2:
                     rec.check(ts, {})  # the second argument must broadcast into the first
-                elif rec.arity >= 2 and rec.name not in ("matmul", "concat"):
+                elif rec.arity >= 2 and rec.arg_shapes == "broadcast":
                     broadcast(ts[0].shape, ts[1].shape)
+                if not rec.empty_ok and any(has_data_dim(t) for t in ts):
+                    return False
                 return rec.domain([env[a].iv for a in args], ts)
             except ProgramError:
                 return False
@@ -259,14 +266,36 @@ class _Gen:
                     continue
                 yield (c, a, b)
 
+    def usable(self, rec: OpRecord, scope: _Scope) -> bool:
+        """Whether ``rec`` can be applied here: arguments that fit it, a float kwarg for ``mul_kwarg``, and no
+        loop around an op whose result size depends on the data."""
+        return ((rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs))
+                and not (rec.data_dependent and scope.loops)
+                and next(self._iter_candidates(rec, scope), None) is not None)
+
+    def pick(self, scope: _Scope) -> OpRecord:
+        """An op that fits here, drawn by the ops' weights: up to three draws, then the next op that fits after
+        the last one drawn (checking every op at every statement would make drawing slow with many ops)."""
+        d = self.draw
+        for attempt in range(3):
+            i = bisect.bisect_right(self.cumulative, d(st.integers(0, self.cumulative[-1] - 1)))
+            if self.usable(self.ops[i], scope):
+                return self.ops[i]
+        for step in range(1, len(self.ops) + 1):
+            rec = self.ops[(i + step) % len(self.ops)]
+            if self.usable(rec, scope):
+                return rec
+        raise ProgramError("no op fits the variables in scope")  # inputs are float: neg always fits
+
     def op(self, scope: _Scope, pool: Optional[list] = None) -> Optional[list]:
         d = self.draw
-        usable = [rec for rec in (self.ops if pool is None else pool)
-                  if (rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs))
-                  and next(self._iter_candidates(rec, scope), None) is not None]
-        if pool is not None and not usable:
-            return None
-        rec = d(st.sampled_from(usable))
+        if pool is None:
+            rec = self.pick(scope)
+        else:
+            usable = [rec for rec in pool if self.usable(rec, scope)]
+            if not usable:
+                return None
+            rec = d(st.sampled_from(usable))
         args = d(st.sampled_from(self._candidates(rec, scope)))
         types = [scope.env[a].type for a in args]
         attrs = rec.attrs(d, types) if rec.attrs else {}
@@ -289,7 +318,14 @@ class _Gen:
             scope.env[target] = _Var(out_t, iv)
             self.recent.append(target)
             return [dataclasses.replace(stmt, out=target)]
-        made = self.assign(scope, stmt, out_t, iv)
+        if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
+            name = self.fresh()
+            scope.local.add(name)
+            scope.env[name] = _Var(name_data_dim(out_t, name), iv)
+            self.recent.append(name)
+            made = dataclasses.replace(stmt, out=name)
+        else:
+            made = self.assign(scope, stmt, out_t, iv)
         if rec.view:
             self.aliased.update((made.out, args[0]))
         return [made]
@@ -337,7 +373,7 @@ class _Gen:
         lo, hi = v.iv
         mid = (lo + hi) / 2
         if reduce == "sum":
-            mid *= math.prod(v.type.concrete(3))
+            mid *= math.prod(d if isinstance(d, int) else 3 for d in v.type.shape)  # B, data dims: 3
         thr = round(mid + d(st.sampled_from([0.0, 0.25, -0.25])) * (hi - lo), 2)
         return TensorCond(var, reduce, d(st.sampled_from([">", "<"])), thr)
 
@@ -520,20 +556,30 @@ def _replace_leaves(out, mapping: dict):
 
 @st.composite
 def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = CONSTRUCTS,
-             ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3) -> Program:
+             ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3,
+             frameworks: Iterable[str] = FRAMEWORKS) -> Program:
     """Programs that are valid by construction.
 
     :param max_statements: top-level statements (each may hold a nested block).
     :param max_depth: nesting depth of control flow.
     :param constructs: a subset of :data:`CONSTRUCTS` to use.
-    :param ops: op names to draw from (default: all of :data:`conformance.ops.OPS`).
+    :param ops: op names to draw from (default: all of :data:`conformance.program.ops.OPS` that ``frameworks``
+        can render).
+    :param frameworks: the frameworks the programs are rendered for: ops without an emitter for one of them
+        (``OpRecord.missing``) are not drawn (default: every framework, so a program renders anywhere; a
+        campaign of one framework passes it alone and gets the ops only it has too).
     """
     constructs = frozenset(constructs)
     unknown = constructs - set(CONSTRUCTS + TRAIN_CONSTRUCTS)
     if unknown:
         raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(CONSTRUCTS + TRAIN_CONSTRUCTS)}")
     train = "train_layers" in constructs
-    op_names = tuple(o for o in OPS if train or not OPS[o].train_layer) if ops is None else tuple(ops)
+    frameworks = tuple(frameworks)
+    if ops is None:
+        op_names = tuple(o for o, rec in OPS.items() if (train or not rec.train_layer)
+                         and all(fw in rec.emit for fw in frameworks))
+    else:
+        op_names = tuple(ops)
     for name in op_names:
         if name not in OPS:
             raise ValueError(f"unknown op {name!r}")
@@ -576,7 +622,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     # now and then forward's first parameter is not called self (Paddle's to_static requires self)
     self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"
     training = draw(st.booleans()) if train else False
-    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output, self_name=self_name, training=training)
+    return Program(seed, inputs, tuple(g.kwargs), tuple(g.params), tuple(body), output, self_name=self_name,
+                   training=training)
 
 
 @st.composite

@@ -38,6 +38,7 @@ from conformance.program.ir import (
     While,
 )
 from conformance.program.ops import check_op
+from conformance.program.ops.record import name_data_dim, need
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"self", "torch", "F", "np", "paddle", "tf", "nn", "List", "Dict", "Tuple"}
@@ -197,6 +198,11 @@ class TypeChecker:
             try:
                 out = rec.check(types, attrs)
                 want = [shape for shape, _ in rec.params(types, attrs)]
+                if rec.data_dependent:  # the size is the data's: one symbol per result, never reassigned
+                    need(not loops, f"{s.op}'s result size depends on the data: it is not applied inside a loop")
+                    need(s.out not in env, f"{s.op}'s result size depends on the data: it assigns a new variable, "
+                                           f"not {s.out!r}")
+                    out = name_data_dim(out, s.out)
             except KeyError as e:
                 raise ProgramError(f"{where}: {s.op} is missing attribute {e}") from None
             except ProgramError as e:

@@ -151,9 +151,18 @@ class ModelWriter:
         rec = OPS[s.op]
         tpl = rec.emit.get(self.d.framework)
         if tpl is None:
-            raise ProgramError(f"op {s.op!r} has no {self.d.framework} emitter yet")
+            why = rec.missing.get(self.d.framework, "not written yet")
+            raise ProgramError(f"op {s.op!r} has no {self.d.framework} emitter: {why}")
+        return self.fill(s, tpl)
+
+    def fill(self, s: OpStmt, tpl: str) -> str:
+        """``tpl`` (an emitter of ``s``'s op, or its probe operands) with ``s``'s arguments and fields."""
+        rec = OPS[s.op]
         attrs = s.attr
         fields = dict(attrs, float=self.float, **{f"p{i}": f"{self.owner}.{q}" for i, q in enumerate(s.params)})
+        if rec.fields:  # computed fields may name the arguments too ({0}: tf.shape({0})[1])
+            fields.update({k: v.format(*s.args) if isinstance(v, str) else v
+                           for k, v in rec.template_fields(self.arg_types[id(s)], attrs).items()})
         if "dim" in attrs:
             fields["index_prefix"] = ":, " * attrs["dim"]
         if "shape" in attrs:
@@ -193,7 +202,8 @@ class ModelWriter:
         elif isinstance(s, OpStmt):
             rec = OPS[s.op]
             if self.probed and rec.probe:
-                args = ", ".join(s.args[:2] if rec.probe == "cmp" else s.args[:1])
+                watched = rec.probe_args.get(self.d.framework)
+                args = self.fill(s, watched) if watched else ", ".join(s.args[:2] if rec.probe == "cmp" else s.args[:1])
                 self.emit(depth, f"_watch({self.probe_id()}, {rec.probe!r}, {args})")
             self.emit(depth, f"{s.out} = {self.op_expr(s)}")
         elif isinstance(s, If):

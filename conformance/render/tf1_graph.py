@@ -281,7 +281,7 @@ class GraphWriter(ModelWriter):
 
     def grow(self, s: Grow, depth: int) -> None:
         """A grow loop on a tensor condition: a ``tf.while_loop`` whose shape invariant lets the tensor grow."""
-        shape = [None if i == s.dim or n == DYNAMIC else n for i, n in enumerate(self.env[s.init].shape)]
+        shape = [None if i == s.dim or not isinstance(n, int) else n for i, n in enumerate(self.env[s.init].shape)]
         loop = _Loop(True, s.counter, (s.out,), False, s.counter)
         test = f"tf.logical_and({s.counter} < {s.count}, {self.cond(s.cond)})"
         concat = self.op_expr(OpStmt(s.out, "concat", (s.out, s.piece), (("dim", s.dim),)))

@@ -15,6 +15,7 @@ from conformance.program.ops import shape  # noqa: F401
 from conformance.program.ops import comparison  # noqa: F401
 from conformance.program.ops import inplace  # noqa: F401
 from conformance.program.ops import training  # noqa: F401
+from conformance.program.ops import activations  # noqa: F401
 # isort: on
 
 from conformance.program.ops.record import (  # noqa: F401 - the package's public names

@@ -38,7 +38,7 @@ def _matmul_infer(ts, a):
     return TensorType(x.shape[:-1] + (x.shape[-2],), x.dtype)
 
 
-register(name="matmul", family="linalg", arity=2, doc="x @ y.transpose(-2, -1) (attention scores)",
+register(name="matmul", family="linalg", arity=2, arg_shapes="any", doc="x @ y.transpose(-2, -1) (attention scores)",
          emit=per_framework("torch.matmul({0}, {1}.transpose(-2, -1))", "paddle.matmul({0}, {1}, transpose_y=True)",
                   "tf.matmul({0}, {1}, transpose_b=True)"), infer=_matmul_infer,
          domain=lambda ivs, ts: ts[0] == ts[1] and ts[0].rank >= 2,

@@ -25,7 +25,25 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   batch norm, detach); the generator draws it only for programs with the ``train_layers`` construct
   (gradient and training-step campaigns), so the default case stream is unchanged;
 * ``helpers``: per framework, module-level source the emitter calls (rendered once into the model file
-  of a program that uses the op), for ops a framework has no single function for.
+  of a program that uses the op), for ops a framework has no single function for;
+* ``fields``: more template fields, computed from the argument types and attributes (a padding list in
+  a framework's order, a permutation, an index tensor's literal);
+* ``missing``: per framework without an emitter, why it has none (every framework of :data:`FRAMEWORKS`
+  has an emitter or a reason); the generator draws such an op only for the frameworks that have one
+  (``programs(frameworks=...)``), and ``conformance ops`` shows the gap;
+* ``weight``: how often the generator draws the op relative to others (1.0; ops that most conversion
+  paths refuse by design, such as data-dependent output shapes, are drawn more rarely so the default
+  stream stays mostly clean);
+* ``probe_args``: per framework, the operands the branch-flip guard watches when they are not the op's
+  own arguments (``round`` jumps at half-integers: it watches ``x + 0.5`` with an ``int`` probe; ``sort``
+  watches the gaps between neighbouring sorted values with a ``cmp`` probe);
+* ``data_dependent``: the result's first dim has a size only the data decides (``masked_select``,
+  ``nonzero``, ``unique``): its shape holds the symbol ``n_<variable>`` (:func:`data_dim`), so only
+  tensors computed from that one result share it; the op is not applied inside loops and always
+  assigns a new variable; ``empty_ok``: the op accepts such a tensor, which may be empty (elementwise
+  ops, sums; not ``mean`` or ``amax``, whose empty result is NaN or an error);
+* ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
+  (the generator filters candidates with it), ``"any"`` when the shape rule alone decides.
 
 ``OPS`` maps names to records, in the order the family modules register them.
 """
@@ -46,6 +64,26 @@ MAX_BATCH = 6
 MAX_ABS = 1e4
 #: Float keyword arguments take values in this range.
 FLOAT_KWARG_RANGE = (-2.0, 2.0)
+#: The frameworks an op record has an emitter for, or a reason why not (``OpRecord.missing``).
+FRAMEWORKS = ("torch", "paddle", "tf")
+#: The prefix of a dim whose size the data decides (:func:`data_dim`).
+DATA_DIM_PREFIX = "n_"
+
+
+def data_dim(variable: str) -> str:
+    """The symbol of the data-dependent dim of the result assigned to ``variable`` (``n_v7``)."""
+    return DATA_DIM_PREFIX + variable
+
+
+def name_data_dim(t: TensorType, variable: str) -> TensorType:
+    """``t`` (the result type of a data-dependent op, with the bare prefix for its data-dependent dim) with
+    that dim named after the variable the result is assigned to."""
+    return TensorType(tuple(data_dim(variable) if d == DATA_DIM_PREFIX else d for d in t.shape), t.dtype)
+
+
+def has_data_dim(t: TensorType) -> bool:
+    """Whether a dim of ``t`` has a size only the data decides (see ``OpRecord.data_dependent``)."""
+    return any(isinstance(d, str) and d.startswith(DATA_DIM_PREFIX) for d in t.shape)
 
 
 def hull(*xs: float) -> Interval:
@@ -106,10 +144,22 @@ class OpRecord:
     differs: Mapping[str, str] = field(default_factory=dict)
     train_layer: bool = False
     helpers: Mapping[str, str] = field(default_factory=dict)
+    fields: Optional[Callable[[Sequence[TensorType], Mapping], dict]] = None
+    missing: Mapping[str, str] = field(default_factory=dict)
+    weight: float = 1.0
+    probe_args: Mapping[str, str] = field(default_factory=dict)
+    data_dependent: bool = False
+    empty_ok: bool = False
+    arg_shapes: str = "broadcast"
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
         object.__setattr__(self, "frameworks", tuple(sorted(self.emit)))
+        unaccounted = set(FRAMEWORKS) - set(self.emit) - set(self.missing)
+        if unaccounted:
+            raise ValueError(f"op {self.name}: no emitter and no reason why for {sorted(unaccounted)}")
+        if set(self.emit) & set(self.missing):
+            raise ValueError(f"op {self.name}: both an emitter and a reason for its absence")
 
     @property
     def discontinuous(self) -> bool:
@@ -120,7 +170,13 @@ class OpRecord:
         for i, (t, want) in enumerate(zip(types, self.arg_dtypes * self.arity)):
             if want != "any":
                 need(t.dtype == want, f"{self.name} argument {i} must be {want}, got {t}")
+            need(self.empty_ok or not has_data_dim(t),
+                 f"{self.name} argument {i} has a data-dependent size and may be empty, which {self.name} refuses: {t}")
         return self.infer(types, attrs)
+
+    def template_fields(self, types: Sequence[TensorType], attrs: Mapping) -> dict:
+        """The fields ``fields`` computes for the emitters (none without it)."""
+        return self.fields(types, attrs) if self.fields else {}
 
 
 OPS: dict[str, OpRecord] = {}

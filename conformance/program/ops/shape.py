@@ -97,7 +97,8 @@ def _concat_infer(ts, a):
     return TensorType(tuple(shape), x.dtype)
 
 
-register(name="concat", family="shape", arity=2, doc="concatenate two tensors of the same shape along a static dim",
+register(name="concat", family="shape", arity=2, arg_shapes="any",
+         doc="concatenate two tensors of the same shape along a static dim",
          emit=per_framework("torch.cat([{0}, {1}], dim={dim})", "paddle.concat([{0}, {1}], axis={dim})",
                             "tf.concat([{0}, {1}], axis={dim})"),
          infer=_concat_infer,
