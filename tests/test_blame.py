@@ -224,3 +224,53 @@ def test_the_onnx_file_of_an_artifact(tmp_path):
     assert B.onnx_file_of(Artifact()) == path
     assert B.onnx_file_of(None, tmp_path) == path
     assert B.onnx_file_of(None, tmp_path, since=path.stat().st_mtime + 10) is None
+
+
+# ------------------------------------------------------------------ what a run adds for ONNX paths
+
+
+def _path(name, opset):
+    from conformance.paths import PathRecord
+
+    return PathRecord("torch", name, "an ONNX path", lambda ctx: None, lambda a, args, kwargs: None,
+                      default_onnx_opset=(lambda: opset) if opset else None)
+
+
+def test_the_configuration_check_before_a_run():
+    from conformance.run.onnx_checks import configuration_errors
+
+    future = onnx.defs.onnx_opset_version() + 30
+    paths = [_path("eager", None), _path("onnx_a", future), _path("onnx_b", future)]
+    errors = configuration_errors(paths)
+    assert len(errors) == 1 and "torch.onnx_a, torch.onnx_b" in errors[0]
+    assert configuration_errors(paths, requested=17) == []
+    assert configuration_errors([_path("eager", None)]) == []
+
+
+def test_the_record_of_an_onnx_path_names_its_opset_and_blame(tmp_path):
+    from conformance.judge.modes import INFER
+    from conformance.paths import ConvertContext
+    from conformance.paths.ort import OrtModel
+    from conformance.run.onnx_checks import blame_error, blame_mismatch, onnx_detail
+
+    path = _model(tmp_path / "model.onnx", last_op="Sub")
+    ctx = ConvertContext(None, [X], {}, None, "cpu", tmp_path, ["x"], onnx_opset=17)
+    artifact = OrtModel(path, "cpu", ["x"], np.asarray)
+    assert onnx_detail(ctx, artifact) == {"requested_opset": 17, "opset": 17, "ir_version": 8, "domains": {}}
+    eager = _eager()
+    compare = lambda out: INFER.compare(_path("onnx", 17), out, eager, eager.astype(np.float64), None)  # noqa: E731
+    assert not compare(artifact(X)).ok
+    verdict = blame_mismatch(ctx, artifact, [X], compare)
+    assert verdict["component"] == "exporter", verdict
+    assert blame_error(ctx, [X], eager, since=path.stat().st_mtime + 10)["reason"] == "the exporter wrote no ONNX file"
+    assert blame_error(ctx, [X], eager)["component"] == "exporter"
+
+
+def test_a_graph_input_that_is_no_model_input_is_the_exporters(tmp_path):
+    """Like torch's TorchScript exporter turning a float kwarg into a graph input ('onnx::Cast_N')."""
+    path = _model(tmp_path / "model.onnx")
+    model = onnx.load(str(path))
+    model.graph.input.append(helper.make_tensor_value_info("onnx::Cast_3", TensorProto.FLOAT, []))
+    onnx.save(model, str(path))
+    verdict = B.blame_onnx(path, {"x": X}, _judge())
+    assert verdict.component == "exporter" and "onnx::Cast_3" in verdict.reason

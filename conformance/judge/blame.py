@@ -44,6 +44,7 @@ from conformance.paths.onnx_opset import file_refusal, model_versions, runtime_v
 from conformance.paths.onnx_runtimes import (
     ReferenceCannotRun,
     check_model,
+    graph_inputs,
     onnxruntime_session,
     output_types,
     reference_evaluator,
@@ -239,6 +240,10 @@ def blame_onnx(path, feed: dict, judge: Callable[[list], Report], rungs: Optiona
         return Blame(None, f"configuration error: onnxruntime {runtime_version()} cannot load ONNX opset "
                            f"{opsets.get('', '?')} (IR version {ir_version}): {refused[:300]}; see --onnx-opset",
                      configuration=True, versions=versions)
+    unknown = sorted(set(graph_inputs(path)) - set(feed))
+    if unknown:
+        return Blame("exporter", f"the graph takes inputs {unknown} that are none of the model's tensor inputs "
+                                 f"{sorted(feed)}", versions=versions)
     results = climb(rungs if rungs is not None else onnx_rungs(path), feed, judge)
     component, reason = decide(results, _validity(path))
     return Blame(component, reason, results, versions=versions)

@@ -100,6 +100,13 @@ def runtime_words(message: str) -> str:
     return " ".join(re.sub(r"/onnxruntime_src/\S+:\d+ [^(]*\([^)]*\) ", "", message).split())
 
 
+def gist(message: str) -> str:
+    """The sentence of an onnxruntime refusal that says why (the whole message, cut, if none does)."""
+    found = re.search(r"(Opset \d+ is under development[^.]*|Unsupported model IR version[^.;]*|"
+                      r"Current official support[^.]*)", message)
+    return found.group(1).strip() if found else message[:300]
+
+
 def newest_opset(ir_version: Optional[int] = None) -> int:
     """The newest default-domain opset the installed onnxruntime loads (at ``ir_version``, or at the lowest
     IR version each opset needs); 0 if it loads none from 7 on."""
@@ -159,6 +166,6 @@ def configuration_errors(opsets: dict) -> list[str]:
         if why:
             newest = newest_opset()
             errors.append(f"onnxruntime {runtime_version()} cannot load ONNX opset {opset}, which "
-                          f"{', '.join(sorted(path_ids))} would write: {why[:300]}. The newest opset it loads is "
+                          f"{', '.join(sorted(path_ids))} would write ({gist(why)}). The newest opset it loads is "
                           f"{newest}: pass --onnx-opset {newest} (or lower), or install a newer onnxruntime.")
     return errors

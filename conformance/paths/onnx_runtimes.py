@@ -78,6 +78,15 @@ def output_types(path) -> list:
     return types
 
 
+def graph_inputs(path) -> list:
+    """The names of the graph's inputs that are not initializers (what a feed must hold)."""
+    import onnx
+
+    graph = onnx.load(str(path), load_external_data=False).graph
+    initialized = {init.name for init in graph.initializer}
+    return [i.name for i in graph.input if i.name not in initialized]
+
+
 def check_model(path) -> None:
     """``onnx.checker`` with full shape inference: raises when the file is not a valid ONNX model."""
     import onnx
