@@ -1,0 +1,53 @@
+"""The PyTorch deployment paths as records (:data:`DEPLOYMENT_PATHS`), with their documented refusals and known
+bugs as data. The conversions are in :mod:`conformance.paths.torch.deployment` (standalone: reproducers copy them).
+
+Each path needs its optional runtime (``requires``): a missing one makes every case ``unsupported``, naming it
+(``pip install 'conformance[deploy]'`` installs them). AOTInductor compiles C++ for every case (about 30 s of one
+core here), so it runs only where named (``--paths aoti``): a default campaign would spend its budget on it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from conformance.paths.records import PathRecord
+from conformance.paths.torch import conversions as conv
+from conformance.paths.torch import deployment as deploy
+from conformance.paths.torch import limitations as lim
+
+TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
+EXPORT_NOTE = "(exported: non-tensor arguments are fixed to the example's)"
+#: What torch.export refuses, every path through it refuses too.
+EXPORTED = (lim.EXPORT_DATA_DEPENDENT, lim.EXPORT_SHAPE_GUARD)
+
+OPENVINO_NEEDS = ("openvino",)
+ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
+
+DEPLOYMENT_PATHS = (
+    PathRecord("torch", "export_saved", "torch.export.save of the exported program (dynamic batch), torch.export.load, "
+               "run as ExportedProgram.module() " + EXPORT_NOTE, deploy.export_saved, conv.call,
+               limitations=EXPORTED + (lim.EXPORT_KWARG_GUARD,), specializes=frozenset({"kwargs"})),
+    PathRecord("torch", "script_saved", "torch.jit.save of torch.jit.script(model), then torch.jit.load",
+               deploy.script_saved, conv.call),
+    PathRecord("torch", "trace_saved", "torch.jit.save of torch.jit.trace(model), then torch.jit.load " + TRACE_NOTE,
+               deploy.trace_saved, conv.call, specializes=frozenset({"kwargs", "control_flow"})),
+    PathRecord("torch", "aoti", "AOTInductor: torch._inductor.aoti_compile_and_package of the exported program, "
+               "aoti_load_package, run " + EXPORT_NOTE + "; about 30 s a case on this CPU, so only where named",
+               deploy.aoti, conv.call, limitations=EXPORTED, specializes=frozenset({"kwargs"}), default=False),
+    PathRecord("torch", "executorch", "ExecuTorch: torch.export, to_edge, to_executorch (portable kernels), run by "
+               "executorch.runtime " + EXPORT_NOTE, deploy.executorch_program, conv.call,
+               limitations=EXPORTED, specializes=frozenset({"kwargs"}),
+               requires=("executorch",), devices=("cpu",)),
+    PathRecord("torch", "openvino", "openvino.convert_model(model, example_input=...) (OpenVINO traces the module), "
+               "compiled for the CPU in float32 " + TRACE_NOTE, deploy.openvino_model, conv.run_flat,
+               specializes=frozenset({"kwargs", "control_flow"}), requires=OPENVINO_NEEDS, devices=("cpu",)),
+    PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
+               "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),
+               conv.run_flat, limitations=lim.ONNX_DYNAMO, specializes=frozenset({"kwargs"}),
+               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",)),
+    PathRecord("torch", "onnx_torchscript_openvino", "torch.onnx.export(dynamo=False), the file read by OpenVINO's "
+               "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
+               partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
+               specializes=frozenset({"kwargs", "control_flow"}),
+               limitations=(lim.ONNX_FLOAT_KWARG_INPUT,), requires=ONNX_OPENVINO_NEEDS, devices=("cpu",)),
+)

@@ -1,0 +1,79 @@
+"""The PyTorch deployment paths judged end to end: each passes a clean program with nested inputs, kwargs and a dict
+output (also at another batch size), and the same conversion with a planted wrong output is a mismatch; a missing
+runtime is a reasoned 'unsupported'; each conversion is copyable into a reproducer."""
+
+import dataclasses
+
+import pytest
+
+pytest.importorskip("torch")
+
+from conformance.paths.records import PATHS  # noqa: E402
+from conformance.paths.standalone import standalone_source  # noqa: E402
+from conformance.paths.torch.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
+from conformance.program.case import Case, InputSet  # noqa: E402
+from conformance.run.runner import check, prepare, run_path  # noqa: E402
+
+from .planted_deploy import clean_case, clean_program, ensure_registered, planted  # noqa: E402
+
+ensure_registered(DEPLOYMENT_PATHS)
+
+#: AOTInductor compiles C++ for every conversion (about 30 s here): its tests are slow ones
+SLOW = {"torch.aoti"}
+PATH_IDS = [pytest.param(p.id, marks=[pytest.mark.slow] if p.id in SLOW else []) for p in DEPLOYMENT_PATHS]
+
+
+def _skip_without_requirements(path_id: str) -> None:
+    for module in PATHS[path_id].requires:
+        pytest.importorskip(module)
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    case = clean_case()
+    return case, prepare(case, "torch")
+
+
+@pytest.mark.parametrize("path_id", PATH_IDS)
+def test_a_clean_program_passes(prepared, path_id):
+    _skip_without_requirements(path_id)
+    case, prep = prepared
+    record = run_path(case, prep, PATHS[path_id])
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * 3
+
+
+@pytest.mark.parametrize("path_id", PATH_IDS)
+def test_a_planted_wrong_output_is_a_mismatch(prepared, path_id):
+    _skip_without_requirements(path_id)
+    case, prep = prepared
+    record = run_path(case, prep, planted(PATHS[path_id]))
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+    assert all(e["outcome"] == "mismatch" for e in record["detail"]["inputs"])
+
+
+@pytest.mark.parametrize("path_id", ["torch.script_saved", "torch.trace_saved", "torch.export_saved"])
+def test_another_kwargs_value_follows_what_the_path_documents(path_id):
+    """script keeps the kwargs a parameter; trace and export fix the example's (a documented specialisation or
+    refusal, never a silent wrong answer)."""
+    program = clean_program()
+    case = Case(program, (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),
+                          InputSet("kwargs", 2, 2, (("alpha", 2.0), ("flag", False)))))
+    record = check(case, PATHS[path_id])
+    expected = {"torch.script_saved": "pass", "torch.trace_saved": "expected_divergence",
+                "torch.export_saved": "unsupported"}[path_id]
+    assert record["outcome"] == expected, record["detail"]["message"]
+
+
+def test_a_missing_runtime_is_unsupported_with_the_reason(prepared):
+    case, prep = prepared
+    path = dataclasses.replace(PATHS["torch.openvino"], requires=("no_such_runtime_module",))
+    record = run_path(case, prep, path)
+    assert record["outcome"] == "unsupported" and "no_such_runtime_module" in record["detail"]["message"]
+
+
+@pytest.mark.parametrize("path", DEPLOYMENT_PATHS, ids=lambda p: p.id)
+def test_each_conversion_is_copyable_into_a_reproducer(path):
+    source = standalone_source(path.convert, path.run, names=("convert", "run"))
+    compile(source, path.id, "exec")
+    assert "\ndef convert" in source or "\nconvert = " in source
