@@ -15,7 +15,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-import conformance.paths.paddle as real  # registers the real paddle paths first
+import conformance.paths.paddle as paddle_paths  # registers the real paddle paths first
+from conformance.paths.paddle import conversions, saved
 from conformance.paths.records import PATHS, ConvertContext, FlatOutputs, PathRecord, register
 from conformance.program.case import map_tree
 from conformance.program.ir import For, Grow, If, OpStmt, While
@@ -26,7 +27,7 @@ from conformance.render.source import load_model_module
 def _perturb(out):
     """``out`` with its largest float element off by 1e-4 relative (numpy or paddle leaves)."""
     leaves = out if isinstance(out, FlatOutputs) else None
-    arrays = real._to_numpy(list(out) if leaves is not None else out)
+    arrays = conversions.to_numpy(list(out) if leaves is not None else out)
     flat = []
 
     def collect(a):
@@ -57,12 +58,12 @@ def _second_item_is_the_first(args):
 
 
 def _load_ignoring_second_item(ctx: ConvertContext):
-    loaded = real._jit_load(ctx)
+    loaded = saved.jit_load(ctx)
     return lambda *args, **kwargs: loaded(*_second_item_is_the_first(list(args)))
 
 
 def _stale_predictor(ctx: ConvertContext):
-    predictor = real._inference(True)(ctx)
+    predictor = saved.inference(ctx)
     first = []
 
     def run(*args, **kwargs):
@@ -73,7 +74,7 @@ def _stale_predictor(ctx: ConvertContext):
 
 
 def _sot_first_kwargs(ctx: ConvertContext):
-    static = real._to_static(False)(ctx)
+    static = conversions.to_static_sot(ctx)
     kept = dict(ctx.kwargs)
     return lambda *args, **kwargs: static(*args, **kept)
 
@@ -118,35 +119,35 @@ def _converting(rewrite, convert):
     """``convert`` of the program with every statement rewritten (a converter bug)."""
     def wrong(ctx: ConvertContext):
         program = _rewritten(ctx.program, rewrite)
-        model = real._prepare(load_model_module(program, "paddle").Model(), ctx.device, False)
+        model = conversions.prepare(load_model_module(program, "paddle").Model(), ctx.device, False)
         return convert(dataclasses.replace(ctx, model=model, program=program))
     return wrong
 
 
 def _static_wrong_on_other_kwargs(ctx: ConvertContext):
-    static = real._to_static(True)(ctx)
+    static = conversions.to_static(ctx)
     example = dict(ctx.kwargs)
 
     def run(*args, **kwargs):
-        out = real._to_numpy(static(*args, **kwargs))
+        out = conversions.to_numpy(static(*args, **kwargs))
         return _perturb(out) if kwargs != example else out
     return run
 
 
 def _method_answering_for_other_inputs(ctx: ConvertContext):
     """The loaded second method answers with the loaded forward's result for its first input doubled."""
-    loaded = real.load_with_method(ctx)
-    return real._Flat(lambda first, *rest: loaded(first * 2, *rest))
+    loaded = saved.load_with_method(ctx)
+    return saved.Flat(lambda first, *rest: loaded(first * 2, *rest))
 
 
 def _fine_tuning_the_eager_tensors(ctx: ConvertContext):
     """A loaded layer fine-tuned, its parameters looked up on the eager model (not the tensors it computes with)."""
-    tuned = real._jit_load(ctx)
+    tuned = saved.jit_load(ctx)
     tuned.own_state = SimpleNamespace(**{q.name: getattr(ctx.model, q.name) for q in ctx.program.params})
     return tuned
 
 
-def _planted(name, description, convert, run=real._run, specializes=frozenset(), **more):
+def _planted(name, description, convert, run=conversions.run, specializes=frozenset(), **more):
     # default=False: selected only by name, never by a plain "all paddle paths"
     return PathRecord("paddle", name, description, convert, run, specializes=specializes, default=False, **more)
 
@@ -165,15 +166,15 @@ register(
              _stale_predictor, specializes=frozenset({"kwargs"})),
     _planted("planted_sot_first_kwargs", "SOT; every call runs with the first call's kwargs", _sot_first_kwargs),
     _planted("planted_onnx_short_loops", "paddle2onnx on onnxruntime; every loop runs one iteration less",
-             _converting(_one_iteration_less, real._onnx), specializes=frozenset({"kwargs"})),
+             _converting(_one_iteration_less, saved.to_onnx), specializes=frozenset({"kwargs"})),
     _planted("planted_onednn_drops_add", "Paddle Inference with oneDNN; every addition computes its first operand",
-             _converting(_addition_dropped, real._inference(True)), specializes=frozenset({"kwargs"})),
-    _planted("planted_method_other_inputs", f"jit.save of two methods; the loaded {real.METHOD} answers with "
+             _converting(_addition_dropped, saved.inference), specializes=frozenset({"kwargs"})),
+    _planted("planted_method_other_inputs", f"jit.save of two methods; the loaded {saved.METHOD} answers with "
              "forward's result for its first input doubled", _method_answering_for_other_inputs,
              specializes=frozenset({"kwargs"})),
     _planted("planted_fine_tuned_eager_tensors", "jit.save/load fine-tuned; gradients and steps taken on the eager "
              "model's parameters, not the loaded layer's", _fine_tuning_the_eager_tensors,
-             specializes=frozenset({"kwargs"}), modes=real._AUTOGRAD_MODES),
+             specializes=frozenset({"kwargs"}), modes=paddle_paths.AUTOGRAD_MODES),
     _planted("planted_static_kwargs_wrong", "AST to_static; 1e-4 off on calls with other kwargs than the example's",
              _static_wrong_on_other_kwargs, specializes=frozenset({"kwargs"})),
 )

@@ -3,6 +3,7 @@ bugs as records, planted wrong paths caught as mismatches, no pip install while 
 
 import dataclasses
 import os
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -58,7 +59,8 @@ def _model() -> Program:
               OpStmt("v4", "linear", ("v4",), (("out_features", 3),), ("p0", "p1")),
               If(KwargCond("use_act", "truth"), (OpStmt("v4", "relu", ("v4",)),)),
               For("i0", "n", (OpStmt("v5", "add", ("v4", "v2")), OpStmt("v4", "tanh", ("v5",)))),
-              If(TensorCond("v4", "sum", ">", 0.0), (OpStmt("v4", "mul", ("v4", "v3")),), (OpStmt("v4", "neg", ("v4",)),)),
+              If(TensorCond("v4", "sum", ">", 0.0), (OpStmt("v4", "mul", ("v4", "v3")),),
+                 (OpStmt("v4", "neg", ("v4",)),)),
               OpStmt("v6", "mul_scalar", ("v3",), (("c", 2.0),))),
         output=OutSeq("tuple", (OutVar("v4"), OutDict((("scaled", OutVar("v6")),)))))
 
@@ -75,19 +77,22 @@ def _by_role(record) -> dict:
     return {e["role"]: e["outcome"] for e in record["detail"]["inputs"]}
 
 
-def test_input_spec_is_what_users_write():
+def test_input_spec_is_what_users_write(tmp_path):
+    import numpy as np
     import paddle
 
-    from conformance.paths.paddle import input_spec
+    from conformance.paths.paddle.conversions import input_spec
 
-    p = _model()
-    spec = input_spec(p, {"use_act": False, "n": 2}, ["xs.0", "xs.1", "d.a", "d.b"])
+    ctx = dataclasses.replace(_ctx(_model(), tmp_path), kwargs={"use_act": False, "n": 2})
+    assert ctx.tensor_names == ["xs.0", "xs.1", "d.a", "d.b"]
+    spec = input_spec(ctx)
     assert isinstance(spec[0], list) and isinstance(spec[1], dict) and spec[2:] == [False, 2]
     assert [(s.name, list(s.shape)) for s in spec[0]] == [("xs.0", [-1, 3]), ("xs.1", [-1, 3])]
     assert {k: (s.name, list(s.shape)) for k, s in spec[1].items()} == {"a": ("d.a", [-1, 3]), "b": ("d.b", [3])}
     assert all(s.dtype == paddle.float32 for s in (*spec[0], *spec[1].values()))
-    t = dataclasses.replace(p, inputs=(Input("xs", SeqSpec("tuple", (TensorSpec((2,), "int64"),))),), kwargs=())
-    (tup,) = input_spec(t, {}, ["xs.0"])
+    int_tuple = SimpleNamespace(args=[(paddle.to_tensor(np.zeros(2, "int64")),)], kwargs={}, tensor_names=["xs.0"],
+                                dynamic_axes={"xs.0": []})
+    (tup,) = input_spec(int_tuple)
     assert isinstance(tup, tuple) and tup[0].dtype == paddle.int64  # a tuple input gets a tuple of specs
 
 
@@ -194,7 +199,8 @@ def _program(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Program:
 
 
 def test_known_bug_predictor_cannot_run_a_model_returning_its_input():
-    case = _case(_program((Get("v0", "x"), OpStmt("v1", "neg", ("v0",))), OutSeq("tuple", (OutVar("v1"), OutVar("v0")))))
+    case = _case(_program((Get("v0", "x"), OpStmt("v1", "neg", ("v0",))),
+                          OutSeq("tuple", (OutVar("v1"), OutVar("v0")))))
     assert check(case, PATHS["paddle.jit_save"])["outcome"] == "pass"
     record = check(case, PATHS["paddle.inference"])
     assert record["outcome"] == "runtime_error" and "shadow output" in record["detail"]["known_issue"]
@@ -256,8 +262,9 @@ def test_known_bug_a_variable_aliased_into_a_while_loop_comes_back_empty():
 
 def test_sot_is_not_fooled_by_an_equal_forward_in_another_module():
     """Two programs whose forward compiles to the same bytecode (they differ in a default): SOT's cache
-    must not hand the first module's translation to the second (see paths.paddle._clear_sot_cache)."""
-    body = (Get("v0", "x"), If(TensorCond("v0", "sum", ">", 0.0), (OpStmt("v0", "mul_kwarg", ("v0",), (("kwarg", "a"),)),)))
+    must not hand the first module's translation to the second (see paths.paddle.conversions.clear_sot_cache)."""
+    body = (Get("v0", "x"),
+            If(TensorCond("v0", "sum", ">", 0.0), (OpStmt("v0", "mul_kwarg", ("v0",), (("kwarg", "a"),)),)))
     for default in (0.5, 1.5):
         p = dataclasses.replace(_program(body, OutVar("v0")), kwargs=(Kwarg("a", "float", default, (0.5, 1.5)),))
         assert check(_case(p, other_kwargs=False), PATHS["paddle.to_static_sot"])["outcome"] == "pass"
@@ -314,19 +321,13 @@ def test_the_environment_has_what_paddle2onnx_would_install():
     assert record["outcome"] == "pass" and "Fail to fold" not in record["detail"].get("output_tail", "")
 
 
-def test_reproducer_snippets_exist_for_every_path():
-    from conformance.paths.records import FRAMEWORKS
-
-    assert FRAMEWORKS["paddle"].repro
-    assert all(PATHS[f"paddle.{name}"].repro for name in REAL + ("to_static_amp", "jit_save_function"))
-
-
 # ------------------------------------------------------------------ the variants of issue 8
 
 
 def _ctx(program: Program, tmp_path, batch: int = 2):
     """What a path's convert gets for ``program``'s example inputs (a fresh model, on the CPU)."""
-    from conformance.paths.paddle import _prepare, _to_tensor
+    from conformance.paths.paddle.adapter import to_tensor
+    from conformance.paths.paddle.conversions import prepare
     from conformance.paths.records import ConvertContext
     from conformance.program.case import map_tree, materialize
     from conformance.render.source import load_model_module
@@ -334,17 +335,17 @@ def _ctx(program: Program, tmp_path, batch: int = 2):
 
     case = _case(program, other_kwargs=False)
     args, kwargs = materialize(program, case.inputs[0])
-    model = _prepare(load_model_module(program, "paddle").Model(), "cpu", False)
-    return ConvertContext(model, map_tree(lambda a: _to_tensor(a, "cpu", False), args), kwargs, program, "cpu",
+    model = prepare(load_model_module(program, "paddle").Model(), "cpu", False)
+    return ConvertContext(model, map_tree(lambda a: to_tensor(a, "cpu", False), args), kwargs, program, "cpu",
                           tmp_path, tensor_names(program))
 
 
 def test_the_build_strategy_reaches_to_static():
     """The strategy is given to to_static (Paddle 3's PIR runner applies neither option, so there the path
     checks what to_static does); it is in default campaigns, as the issue's variants are."""
-    from conformance.paths.paddle import _fusing_strategy
+    from conformance.paths.paddle.conversions import fusing_strategy
 
-    strategy = _fusing_strategy()
+    strategy = fusing_strategy()
     assert strategy.fuse_elewise_add_act_ops and strategy.enable_addto
     record = check(_case(_model()), PATHS["paddle.to_static_build_strategy"], mode="grad")
     assert record["outcome"] in ("pass", "expected_divergence", "mismatch"), record["detail"]["message"]
@@ -353,7 +354,7 @@ def test_the_build_strategy_reaches_to_static():
 
 def test_amp_converts_to_a_bfloat16_program(tmp_path):
     """auto_cast inside the converted forward: matmul (linear) in bfloat16, cast back to float32."""
-    from conformance.paths.paddle import amp_static
+    from conformance.paths.paddle.conversions import amp_static
 
     static = amp_static(_ctx(_model(), tmp_path))
     program = str(static.forward.concrete_program.main_program)
@@ -373,7 +374,7 @@ def test_amp_runs_where_the_cpu_has_bfloat16_and_refuses_elsewhere():
 
 def test_spec_from_tensor_fixes_the_example_shapes_and_builds_a_program_per_shape(tmp_path):
     """InputSpec.from_tensor / from_numpy take the example's shapes; another batch builds another program."""
-    from conformance.paths.paddle import spec_from_examples
+    from conformance.paths.paddle.conversions import spec_from_examples
 
     xs, d, use_act, n = spec_from_examples(_ctx(_model(), tmp_path))
     assert [(s.name, list(s.shape)) for s in xs] == [("xs.0", [2, 3]), ("xs.1", [2, 3])]
@@ -385,7 +386,7 @@ def test_spec_from_tensor_fixes_the_example_shapes_and_builds_a_program_per_shap
 
 
 def test_one_save_holds_both_methods_and_the_second_is_run(tmp_path):
-    from conformance.paths.paddle import METHOD, load_with_method
+    from conformance.paths.paddle.saved import METHOD, load_with_method
 
     loaded = load_with_method(_ctx(_model(), tmp_path))
     assert {f.name for f in tmp_path.glob("*.json")} == {"model.json", f"model.{METHOD}.json"}
@@ -447,39 +448,6 @@ def test_known_bug_a_loaded_layer_trains_with_its_inference_program():
     assert "pd_op.batch_norm_" in record["detail"]["message"] and "is_test" in record["detail"]["known_issue"]
     assert check(Case(batch_norm_program(training=False), case.inputs), PATHS["paddle.jit_save"],
                  mode="train")["outcome"] == "pass"
-
-
-def _parameter_free_case() -> Case:
-    """A list input, a dynamic dim, a kwarg and a branch on a tensor; no parameters (a saved function keeps none)."""
-    b3 = TensorSpec(("B", 3))
-    body = (Get("v0", "xs", (0,)), Get("v1", "xs", (1,)), OpStmt("v2", "mul", ("v0", "v1")),
-            If(KwargCond("use_act", "truth"), (OpStmt("v2", "tanh", ("v2",)),)),
-            If(TensorCond("v2", "sum", ">", 0.0), (OpStmt("v2", "neg", ("v2",)),)), OpStmt("v3", "sigmoid", ("v0",)))
-    program = Program(seed=4, inputs=(Input("xs", SeqSpec("list", (b3, b3))),),
-                      kwargs=(Kwarg("use_act", "bool", True, (True, False)),), params=(), body=body,
-                      output=OutSeq("tuple", (OutVar("v2"), OutVar("v3"))))
-    kwargs = (("use_act", True),)
-    return Case(program, (InputSet("example", 2, 0, kwargs), InputSet("batch", 4, 1, kwargs)))
-
-
-@pytest.mark.parametrize("name", ["to_static_build_strategy", "to_static_spec_from_tensor", "jit_save_methods",
-                                  "jit_save_function", "inference_no_onednn", "to_static_amp"])
-def test_the_reproducer_of_each_new_path_agrees_with_eager(name, tmp_path):
-    """Each new path's repro.py (conformance triage) converts as the path does: it agrees with eager."""
-    import paddle
-
-    from conformance.triage.buckets import Bucket, signature, write_bucket
-
-    if name == "to_static_amp" and not paddle.base.core.supports_bfloat16():
-        pytest.skip("the bfloat16 program would abort on this CPU (no oneDNN bf16 support)")
-    case = _parameter_free_case()
-    rec = check(case, PATHS[f"paddle.{name}"])
-    assert rec["outcome"] == "pass", rec["detail"]["message"]
-    bucket = Bucket(signature(dict(rec, outcome="mismatch")).with_program(case.program), [rec], case,
-                    {**rec, "detail": {"inputs": [{"index": 1, "outcome": "mismatch"}]}})
-    write_bucket(bucket, tmp_path / "b", verify=True)
-    assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
-    assert f"OK: paddle.{name} agrees with eager" in bucket.repro["output_tail"]
 
 
 def _grad_case(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Case:

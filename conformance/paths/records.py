@@ -180,6 +180,9 @@ class PathRecord:
     #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
     #: reduced precision flips is not judged (see :mod:`conformance.precision`).
     precision: Optional[str] = None
+    #: Files the conversion reads beside its own module (absolute paths; Paddle's callers template): a reproducer
+    #: needs a copy of each beside it (``conformance triage`` copies them).
+    files: tuple[str, ...] = ()
     #: An ONNX path: ``() -> int``, the opset its exporter writes when none is asked for (``--onnx-opset``), so
     #: a run can tell before any case that the installed onnxruntime cannot load it
     #: (:func:`~conformance.paths.onnx_opset.configuration_errors`); None: not an ONNX path.
@@ -235,6 +238,10 @@ class ConvertContext:
     #: process of a run. A conversion that sets it also restamps the file with the lowest IR version the opset
     #: needs (:func:`~conformance.paths.onnx_opset.lower_ir_version`).
     onnx_opset: Optional[int] = field(default_factory=requested_opset)
+    #: ``forward``'s output nest, None in place of each tensor (lists, tuples and dicts as it returns them): for
+    #: an artifact that returns the tensors flat and rebuilds the nest (Paddle's loaded layer, fine-tuned in the
+    #: ``grad`` and ``train`` modes); from ``program`` when not given.
+    output_structure: Any = None
 
     def __post_init__(self):
         if self.program is not None:
@@ -243,6 +250,20 @@ class ConvertContext:
             self.arg_names = self.arg_names or [i.name for i in self.program.inputs]
             self.dynamic_axes = self.dynamic_axes or dynamic_axes(self.program)
             self.tensor_names = self.tensor_names or list(self.dynamic_axes)
+            if self.output_structure is None:
+                self.output_structure = _output_structure(self.program.output)
+
+
+def _output_structure(out):
+    """The nest of a program's output (:class:`~conformance.program.ir.Out`), None in place of each tensor."""
+    from conformance.program.ir import OutDict, OutSeq
+
+    if isinstance(out, OutSeq):
+        items = [_output_structure(i) for i in out.items]
+        return items if out.kind == "list" else tuple(items)
+    if isinstance(out, OutDict):
+        return {k: _output_structure(v) for k, v in out.items}
+    return None
 
 
 @dataclass(frozen=True)

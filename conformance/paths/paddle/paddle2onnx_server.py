@@ -1,4 +1,5 @@
-"""Runs ``paddle2onnx.export`` for :mod:`conformance.paths.paddle`, in a process of its own.
+"""Runs ``paddle2onnx.export`` for :mod:`conformance.paths.paddle` (its client:
+:mod:`~conformance.paths.paddle.paddle2onnx_client`), in a process of its own.
 
 paddle2onnx ends the process it runs in when it fails (``sys.exit(-1)`` after logging, or ``abort()``
 for an operator it cannot convert), and its native code crashes in a process that also loaded
@@ -44,7 +45,9 @@ def main() -> None:
         import polygraphy.config
 
         polygraphy.config.AUTOINSTALL_DEPS = False  # paddle2onnx sets the environment variable; too late now
-        import paddle2onnx
+        import paddle2onnx  # noqa: F401 - imported once, before the first request
+
+        from conformance.paths.paddle.saved import paddle2onnx_export  # the export a reproducer runs too
 
         try:  # what constant folding uses, imported once instead of per export
             import onnxruntime  # noqa: F401
@@ -57,7 +60,7 @@ def main() -> None:
             _redirect(log.fileno())
             status = 0
             try:
-                paddle2onnx.export(request["model"], request["params"], request["out"], request["opset"])
+                paddle2onnx_export(request["model"], request["params"], request["out"], request["opset"])
             except SystemExit as e:
                 status = e.code if isinstance(e.code, int) else 1
             except Exception:  # noqa: BLE001 - reported through the status and the log

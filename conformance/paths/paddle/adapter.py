@@ -1,0 +1,104 @@
+"""The PaddlePaddle adapter: tensors in and out, the per-case setup, devices and versions, and autograd for the
+``grad`` and ``train`` modes. ``prepare``, ``call`` and ``to_numpy`` are the standalone functions of
+:mod:`conformance.paths.paddle.conversions`, which reproducers copy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import paddle
+
+from conformance.paths.paddle.conversions import call, place, prepare, to_numpy
+from conformance.paths.records import Autograd, Framework, loss_terms, module_versions
+from conformance.program.trees import map_tree
+
+
+def setup() -> None:
+    """Once per case: CPU for the reference, dygraph mode, and Paddle's executor cache emptied.
+
+    Paddle keeps the executor of every static program it ran (with its thread pool: five threads
+    per to_static conversion here) in a global cache, even after the converted layer is freed. A
+    worker converting hundreds of models would run out of threads and address space (cases hang or
+    segfault); :func:`paddle.base.core.clear_executor_cache` frees them, and no converted model of
+    an earlier case is alive when the next case starts.
+    """
+    paddle.set_device("cpu")  # converted models are placed explicitly; the reference runs on the CPU
+    paddle.disable_static()
+    paddle.base.core.clear_executor_cache()
+
+
+def to_tensor(a: np.ndarray, device: str, fp64: bool):
+    a = np.array(a, copy=True)  # a copy: a path that writes into its inputs must not change the saved ones
+    if fp64 and a.dtype.kind == "f":
+        a = a.astype(np.float64)
+    return paddle.to_tensor(a, place=place(device))
+
+
+def devices() -> list[str]:
+    gpu = paddle.device.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
+    return ["cpu"] + (["cuda"] if gpu else [])
+
+
+def version() -> str:
+    return paddle.__version__
+
+
+def versions() -> dict:
+    return {"paddle": paddle.__version__, **module_versions("paddle2onnx", "onnxruntime", "onnx")}
+
+
+# ------------------------------------------------------------------ autograd (grad and train modes)
+
+
+def set_training(model, training: bool) -> None:
+    model.train() if training else model.eval()
+
+
+def backward(forward, args, kwargs, weights, params):
+    """See :class:`~conformance.paths.records.Autograd`: ``paddle.grad`` of the loss head, None for a tensor the
+    loss does not reach."""
+    wrt = []
+
+    def leaf(a):
+        if isinstance(a, paddle.Tensor) and a.is_floating_point():
+            a = a.detach()
+            a.stop_gradient = False
+            wrt.append(a)
+        return a
+
+    args = map_tree(leaf, args)
+    outputs = forward(*args, **kwargs)
+    terms = [(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place)).sum()
+             for o, w in loss_terms(outputs, weights) if isinstance(o, paddle.Tensor) and o.is_floating_point()]
+    loss = sum(terms[1:], terms[0]) if terms else None
+    targets = wrt + list(params)
+    if loss is not None and not loss.stop_gradient and targets:
+        grads = list(paddle.grad([loss], targets, allow_unused=True))
+    else:
+        grads = [None] * len(targets)
+    return outputs, None if loss is None else loss.detach(), grads[:len(wrt)], grads[len(wrt):]
+
+
+def optimizer(kind: str, params: list, lr: float):
+    """``step(grads)`` of Paddle's ``kind`` optimizer over ``params`` (a None gradient: the parameter is skipped)."""
+    make = {"sgd": paddle.optimizer.SGD, "adam": paddle.optimizer.Adam}[kind]
+    opt = make(learning_rate=lr, parameters=params) if params else None
+
+    def step(grads):
+        for p, g in zip(params, grads):
+            p.clear_gradient(False)  # no gradient: the optimizer skips the parameter
+            if g is not None:
+                p._set_grad_ivar(g)
+        if opt is not None:
+            opt.step()
+    return step
+
+
+def assign(t, a) -> None:
+    t.set_value(np.asarray(a).astype("float64" if t.dtype == paddle.float64 else "float32"))
+
+
+AUTOGRAD = Autograd(set_training, backward, optimizer, assign, paddle.seed)
+
+FRAMEWORK = Framework("paddle", version, to_tensor, to_numpy, prepare, call, devices, setup, versions,
+                      autograd=AUTOGRAD)

@@ -1,0 +1,225 @@
+"""PaddlePaddle's framework functions and its in-memory conversions (dygraph, ``paddle.jit.to_static``), as the
+campaign runs them and as a reproducer copies them.
+
+Standalone (see :mod:`conformance.paths.standalone`): this module imports only the standard library, numpy,
+paddle and the standalone modules of conformance, so ``conformance triage`` copies these functions verbatim
+into a ``repro.py``. A conversion takes a context with plain-data fields only (``model``, ``args``,
+``kwargs``, ``device``, ``workdir``, ``tensor_names``, ``arg_names``, ``dynamic_axes``, ``kwarg_sets``,
+``mode``: see :class:`~conformance.paths.records.ConvertContext`). The saved-model conversions are in
+:mod:`conformance.paths.paddle.saved`.
+
+Every AST conversion is given the ``input_spec`` a user writes by hand for the model (:func:`input_spec`):
+nested lists, tuples and dicts of ``InputSpec``, ``None`` for the dynamic (batch) dim, and the non-tensor
+arguments as plain values. Paddle then builds the program for those values.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import paddle
+
+from conformance.program.trees import map_tree
+
+# ------------------------------------------------------------------ the framework: models in, numpy out
+
+
+def place(device: str):
+    """Paddle's place for ``cpu`` or ``cuda``."""
+    return paddle.CUDAPlace(0) if device == "cuda" else paddle.CPUPlace()
+
+
+def prepare(model, device: str, fp64: bool):
+    """A fresh model ready for inference on ``device`` (in float64 for the reference run)."""
+    model.eval()
+    model.to(device=place(device), dtype="float64" if fp64 else None)
+    return model
+
+
+def call(fn, args, kwargs):
+    """Run a model, or a converted model, for inference."""
+    with paddle.no_grad():
+        return fn(*args, **kwargs)
+
+
+def to_numpy(x):
+    """An output (a tensor, or a list, tuple or dict of them) as numpy arrays in the same structure."""
+    if isinstance(x, paddle.Tensor):
+        return x.numpy().copy()
+    if isinstance(x, (list, tuple)):
+        return type(x)(to_numpy(i) for i in x)
+    if isinstance(x, dict):
+        return {k: to_numpy(v) for k, v in x.items()}
+    return np.asarray(x)
+
+
+def run(artifact, args, kwargs):
+    """Run a converted model as it is (the saved paths' artifacts take the tensors flattened themselves)."""
+    return artifact(*args, **kwargs)
+
+
+# ------------------------------------------------------------------ input_spec
+
+
+def input_spec(ctx) -> list:
+    """The ``input_spec`` a user writes for the model's ``forward``, in its parameter order.
+
+    Each tensor input becomes an ``InputSpec`` (``None`` for each of its dynamic axes, its dtype, its flat
+    name), nested in lists, tuples and dicts as the input is; each non-tensor argument is its value.
+    """
+    names = iter(ctx.tensor_names)
+
+    def spec(value):
+        if isinstance(value, paddle.Tensor):
+            name = next(names)
+            shape = [None if axis in ctx.dynamic_axes[name] else size for axis, size in enumerate(value.shape)]
+            return paddle.static.InputSpec(shape, value.dtype, name=name)
+        if isinstance(value, dict):
+            return {k: spec(v) for k, v in value.items()}
+        return type(value)(spec(v) for v in value)
+
+    return [spec(a) for a in ctx.args] + list(ctx.kwargs.values())
+
+
+def spec_from_examples(ctx) -> list:
+    """The ``input_spec`` taken from the example inputs: ``InputSpec.from_tensor`` for a tensor argument,
+    ``InputSpec.from_numpy`` of its values for a tensor nested in a list, tuple or dict; the example's
+    shapes, batch included, are fixed. Non-tensor arguments are their values, as in :func:`input_spec`."""
+    names = iter(ctx.tensor_names)
+
+    def spec(value, nested: bool):
+        if isinstance(value, paddle.Tensor):
+            name = next(names)
+            return (paddle.static.InputSpec.from_numpy(value.numpy(), name=name) if nested
+                    else paddle.static.InputSpec.from_tensor(value, name=name))
+        if isinstance(value, dict):
+            return {k: spec(v, True) for k, v in value.items()}
+        return type(value)(spec(v, True) for v in value)
+
+    return [spec(a, False) for a in ctx.args] + list(ctx.kwargs.values())
+
+
+# ------------------------------------------------------------------ dygraph, to_static
+
+
+def eager(ctx):
+    """The dygraph model itself (the reference path)."""
+    return ctx.model
+
+
+def fusing_strategy():
+    """A ``BuildStrategy`` that fuses an elementwise add with the activation after it and accumulates
+    gradients in place (``addto``). Paddle 3's PIR runner of to_static keeps the strategy but applies
+    neither (only the legacy-IR runner did: ``add_build_strategy_for`` in dy2static/partial_program.py)."""
+    strategy = paddle.static.BuildStrategy()
+    strategy.fuse_elewise_add_act_ops = True
+    strategy.enable_addto = True
+    return strategy
+
+
+def to_static(ctx, fuse: bool = False, spec_from_tensor: bool = False):
+    """``paddle.jit.to_static`` of the model by AST transcription (``full_graph=True``) with the hand-written
+    :func:`input_spec`, or with the one taken from the example tensors (``spec_from_tensor``: see
+    :func:`spec_from_examples`); ``fuse``: with the :func:`fusing_strategy` ``BuildStrategy``."""
+    specs = spec_from_examples(ctx) if spec_from_tensor else input_spec(ctx)
+    static = paddle.jit.to_static(ctx.model, input_spec=specs, full_graph=True,
+                                  build_strategy=fusing_strategy() if fuse else None)
+    call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
+    return static
+
+
+def clear_sot_cache() -> None:
+    """Forget SOT's translations, as a fresh process would (Paddle's own SOT tests do the same).
+
+    SOT caches translated bytecode by code-object *equality*: a model whose ``forward`` compiles to
+    the same bytecode as one converted earlier in the process (another generated module, differing
+    only in weights or default values) would run that module's translation and fail with a
+    ``NameError`` on its generated globals. Clearing keeps every case independent and replayable.
+    """
+    from paddle.jit.sot.opcode_translator.executor.executor_cache import OpcodeExecutorCache
+
+    OpcodeExecutorCache().clear()
+
+
+def to_static_sot(ctx):
+    """``paddle.jit.to_static(full_graph=False)``: SOT bytecode translation. SOT ignores an input_spec (it warns
+    so) and guards on what it sees instead: none is given."""
+    clear_sot_cache()
+    static = paddle.jit.to_static(ctx.model, full_graph=False)
+    call(static, ctx.args, ctx.kwargs)  # convert now: translation errors are conversion errors
+    return static
+
+
+# ------------------------------------------------------------------ callers of the model (AMP, a plain function)
+
+#: What ``paddle.to_static_amp`` computes in: ``paddle.amp.auto_cast``'s O1 (white-listed operators such as
+#: matmul in bfloat16, the rest in float32) with bfloat16, the reduced dtype Paddle supports on the CPU.
+AMP = {"level": "O1", "dtype": "bfloat16"}
+#: The template of the callers module (a reproducer reads it beside itself), and its placeholder for
+#: ``forward``'s parameters.
+CALLERS_TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "callers.py")
+CALLERS_PLACEHOLDER = "PARAMETERS"
+
+
+def callers(ctx):
+    """The callers module (:data:`CALLERS_TEMPLATE`) with ``forward``'s parameters (its tensor inputs, then its
+    keyword arguments) in place of the placeholder, written to the workdir and imported: to_static refuses
+    ``*args`` with an input_spec, and reads the source from a file."""
+    import importlib.util
+
+    with open(CALLERS_TEMPLATE) as f:
+        source = f.read().replace(CALLERS_PLACEHOLDER, ", ".join(list(ctx.arg_names) + list(ctx.kwargs)))
+    path = os.path.join(ctx.workdir, "model_callers.py")
+    written = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            written = f.read()
+    if written != source:
+        temporary = f"{path}.tmp{os.getpid()}"  # another process may convert the same model at the same time
+        with open(temporary, "w") as f:
+            f.write(source)
+        os.replace(temporary, path)
+    spec = importlib.util.spec_from_file_location("model_callers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def amp_static(ctx):
+    """The model under :data:`AMP` auto_cast converted by AST to_static with its input_spec, the program built
+    (not run)."""
+    model = callers(ctx).AutoCast(ctx.model, AMP["level"], AMP["dtype"])
+    static = paddle.jit.to_static(model, input_spec=input_spec(ctx), full_graph=True)
+    static.forward.concrete_program  # noqa: B018 - builds the program: transcription errors are conversion errors
+    return static
+
+
+class NoBfloat16Kernels(RuntimeError):
+    """The CPU has no oneDNN bfloat16 kernels: running a bfloat16 program would abort the process."""
+
+
+def float32(out):
+    """Float outputs cast to float32, as a user compares a reduced-precision model's with an fp32 one's."""
+    return map_tree(lambda t: t.astype("float32") if isinstance(t, paddle.Tensor) and t.is_floating_point() else t,
+                    out)
+
+
+class Float32Outputs:
+    """A reduced-precision model whose outputs come back through :func:`float32`."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return float32(self.fn(*args, **kwargs))
+
+
+def to_static_amp(ctx):
+    """:func:`amp_static`, run once; its outputs in float32."""
+    static = amp_static(ctx)
+    if ctx.device == "cpu" and not paddle.base.core.supports_bfloat16():
+        raise NoBfloat16Kernels("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is "
+                                "False): running the bfloat16 program would abort the process")
+    call(static, ctx.args, ctx.kwargs)
+    return Float32Outputs(static)

@@ -1,0 +1,181 @@
+"""PaddlePaddle's documented refusals and known bugs, as :class:`~conformance.paths.records.Limitation` selectors:
+by phase, mode, the exception's type (Paddle's C++ errors reach Python as ``ValueError`` for an invalid
+argument, ``RuntimeError`` for a failed precondition; conformance's own refusals have types of their own, in
+:mod:`~conformance.paths.paddle.conversions` and :mod:`~conformance.paths.paddle.saved`) or the oracle's
+divergence kind, then, where needed, the framework's own message.
+
+The groups at the end are what each path registers (:mod:`conformance.paths.paddle`); the first limitation
+of a path that applies names a failure, so their order matters.
+"""
+
+from dataclasses import replace
+
+from conformance.paths.paddle.conversions import NoBfloat16Kernels
+from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
+from conformance.paths.records import Limitation
+
+#: The modes in which autograd runs through a converted program.
+AUTOGRAD = frozenset({"grad", "train"})
+
+UNUSED_INPUT = Limitation(
+    reason="a saved program keeps only what its outputs need: jit.save refuses an input that no output uses "
+           "(and does not say which)",
+    errors=("ValueError",), message=r"is not involved in the target_vars calculation", versions=">=2.0",
+    reference="paddle/static/pir_io.py (normalize_program); PaddlePaddle docs: paddle.jit.save")
+SELF_NAME = Limitation(
+    reason="to_static takes forward's first parameter for the layer only when it is named `self`: with another "
+           "name the first input is bound to it, reported as a missing input (to_static) or an extra argument "
+           "(jit.save)",
+    errors=("ValueError", "TypeError"),
+    message=r"`forward\(\)` requires `\w+` arguments, but not found in input `args`"
+            r"|forward\(\) takes (from \d+ to )?\d+ positional arguments? but \d+ were given", versions=">=2.0",
+    reference="paddle/jit/dy2static/utils.py (parse_arg_and_kwargs drops a first argument named self)")
+LOOP_BREAK_ON_TENSOR = Limitation(
+    reason="known bug: AST to_static refuses a Python loop (for over range of an int) whose break or continue "
+           "depends on a tensor ('python while pred change from bool to variable'), though its grammar guide "
+           "lists break/continue anywhere in a loop as supported",
+    errors=("Dygraph2StaticException",), message=r"python while pred change from bool to variable",
+    outcome=None, versions=">=2.0",
+    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/guides/jit/grammar_list_en.html; "
+              "https://github.com/PaddlePaddle/Paddle/pull/68508")
+_ALIAS_LOOP_EARLY_RETURN = (
+    "known bug: `a = x + x; acc = a; while i < 3 and acc.min() < t: acc = acc + 1`, then `if acc.max() < u: "
+    "return a`: the converted program returns an empty tensor for `a` (the variable the loop's carried "
+    "variable was assigned from) where dygraph returns `a`; a Paddle Inference predictor fails on it")
+ALIAS_LOOP_EMPTY_OUTPUT = Limitation(
+    reason=_ALIAS_LOOP_EARLY_RETURN, phase="compare", divergences=("shape",), outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+ALIAS_LOOP_NO_MEMORY = Limitation(
+    reason=_ALIAS_LOOP_EARLY_RETURN, phase="run", errors=("RuntimeError",), message=r"Tensor holds no memory",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+ALIAS_LOOP_READ_AFTER = Limitation(
+    reason="known bug: `a = x + x; acc = a; while i < 3 and acc.max() < 0: acc = concat([acc, x], 3)`, then `a` "
+           "read again (`b = concat([a, a], 1)`): the converted program's first run fails, 'Tensor holds no memory' "
+           "(the variable the loop's carried variable was assigned from is empty after the loop, as in the "
+           "early-return case)",
+    errors=("RuntimeError",), message=r"Tensor holds no memory", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+PREDICTOR_REORDER = Limitation(
+    reason="known bug: a Paddle Inference predictor (CPU, oneDNN) cannot run `y = x + x; if x.min() < 1.5: pass; "
+           "else: y = -y; return y, paddle.unsqueeze(y, 1)`: 'could not create a primitive descriptor for a reorder "
+           "primitive'; paddle.jit.load runs it",
+    phase="run", errors=("RuntimeError",), message=r"could not create a primitive descriptor for a reorder primitive",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+P2O_UNSUPPORTED_OP = Limitation(
+    reason="paddle2onnx has no converter for some Paddle operators (pd_op.amax, pd_op.amin among this suite's ops): "
+           "it aborts the process without naming them",
+    errors=(Paddle2OnnxFailed.__name__,), message=r"Due to the unsupported operators, the conversion is aborted",
+    versions=">=2.0", package="paddle2onnx",
+    reference="https://github.com/PaddlePaddle/Paddle2ONNX/blob/develop/docs/zh/op_list.md")
+P2O_FULL_MEAN = Limitation(
+    reason="known bug: paddle2onnx cannot convert a mean over all elements (x.mean(), pd_op.mean without an axis): "
+           "it aborts the process with 'Can not get input axis(dim) value'",
+    errors=(Paddle2OnnxFailed.__name__,), message=r"Can not get input 'axis\(dim\)' value", outcome=None,
+    versions=">=2.1", package="paddle2onnx", reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0)")
+P2O_SOFTPLUS = Limitation(
+    reason="known bug: paddle2onnx refuses every softplus, also F.softplus(x) with the defaults it names as "
+           "supported ('Only support softplus with beta == 1.0 and threshold == 20.0'), and aborts the process",
+    errors=(Paddle2OnnxFailed.__name__,), message=r"Only support softplus with beta == 1\.0 and threshold == 20\.0",
+    outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0)")
+P2O_WHILE_COND_RANK = Limitation(
+    reason="known bug: for `while i < n and x.max() < t:` paddle2onnx writes a Loop whose condition output is "
+           "declared rank 0 but computed rank 1; onnxruntime refuses to load the model",
+    errors=("Fail",),
+    message=r"Op \(Loop\) \[TypeInferenceError\].*Mismatch between number of inferred and declared dimensions",
+    outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0, onnxruntime 1.31)")
+PREDICTOR_INPUT_AS_OUTPUT = Limitation(
+    reason="known bug: a saved model that returns one of its inputs unchanged cannot be run by a Paddle Inference "
+           "predictor ('More than one shadow output named with x'); paddle.jit.load runs it",
+    phase="run", errors=("RuntimeError",), message=r"More than one shadow output named with \S+ found",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+INPLACE_ON_VIEW = Limitation(
+    reason="to_static refuses an in-place operator (x.multiply_(y), F.relu_) on a tensor that is a view in dygraph "
+           "(of a strided API such as unsqueeze or a slice): static graphs have no views, so it asks for a "
+           "paddle.assign() copy first",
+    errors=("ValueError",), message=r"output variable is a viewed Tensor in dygraph", versions=">=3.0",
+    reference="paddle/utils/inplace_utils.py (the refusal's own message)")
+
+# What the grad and train modes found (paddle 3.3.1): known bugs, named on the records; outcomes unchanged.
+EVAL_NO_GRADIENTS = Limitation(
+    reason="known divergence: a layer converted in eval() runs an inference program with no backward, so every "
+           "gradient is silently None where dygraph gives one (dy2static's infer program)",
+    phase="compare", divergences=("missing_gradient",), outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode; PaddlePaddle/Paddle#58588")
+UNUSED_INPUT_ZERO_GRADIENT = Limitation(
+    reason="known divergence: through a converted program, an input that does not reach the loss, or a parameter "
+           "used only in a branch that did not run, gets a zero gradient where dygraph gives None",
+    phase="compare", divergences=("extra_gradient",), outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+WHILE_BACKWARD = Limitation(
+    reason="known bug: the backward pass through a while loop on a tensor condition fails ('The variable middle_0 "
+           "should exist'): `while i < 3 and y.sum() < 3.0: y = F.sigmoid(y)`, then paddle.grad",
+    phase="run", modes=AUTOGRAD, errors=("ValueError",), message=r"The variable middle_\d+ should exist",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+CSE_UNREGISTERED_OP = Limitation(
+    reason="known bug: with autograd on, PIR's common-subexpression pass fails on a comparison op of the program "
+           "('pd_op.less_than is not registered in the table'); seen in programs with a break inside a while "
+           "loop (not minimised)",
+    phase="run", modes=AUTOGRAD, errors=("RuntimeError",), message=r"pd_op\.\w+ is not registered in the table",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes")
+EARLY_RETURN_BEFORE_WHILE = Limitation(
+    reason="known bug: `if x.mean() < -0.5: return x`, then `while i < 1 and x.max() > 0.5: i += 1`, `return x`: an "
+           "AST to_static program run with autograd (train(), an input that needs a gradient) fails in its forward "
+           "('DenseTensor shouldn't be null', in pd_op.if); SOT and dygraph run it",
+    phase="run", modes=AUTOGRAD, errors=("RuntimeError",), message=r"DenseTensor shouldn't be null.*pd_op\.if",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+LOADED_WHILE_BACKWARD = Limitation(
+    reason="known bug: the backward of a loaded layer (jit.load, train()) through a while loop on a tensor "
+           "condition fails to build: ir_backward passes a None gradient to cf_yield(), e.g. `while i < 1 and "
+           "y.sum() > -1.5: i += 1; z = y + x; y = -y` (to_static fails on the same loop with 'The variable "
+           "middle_0 should exist')",
+    phase="run", modes=AUTOGRAD, errors=("TypeError",), message=r"cf_yield\(\): incompatible function arguments",
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
+
+AMP_NO_CPU_BF16 = Limitation(
+    reason="Paddle computes bfloat16 on the CPU only with oneDNN's bf16 kernels, which need AVX512 "
+           "(paddle.base.core.supports_bfloat16()); on a CPU without them every bf16 operator of the program aborts "
+           "the process (onednn_op raises dnnl::error, then std::terminate), so the path refuses before running it",
+    errors=(NoBfloat16Kernels.__name__,), versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1); paddle/amp/auto_cast.py: amp on the CPU is off")
+FUNCTION_PARAMETERS = Limitation(
+    reason="jit.save of a function saves its program, not the parameters it reads (documented: save the Layer "
+           "instead); with parameters, paddle 3 (PIR) fails with an UnboundLocalError on `state_var_dict` instead",
+    errors=("UnboundLocalError",), message=r"'state_var_dict'", versions=">=3.0",
+    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html (Note); "
+              "paddle/jit/api.py save(); found by conformance 2026-11-21 (paddle 3.3.1)")
+UNUSED_STATISTICS = Limitation(
+    reason="a saved program keeps only what its outputs need: a batch norm whose output no output uses is dropped, "
+           "and with it the update of its running statistics, which a loaded layer in train() then never makes",
+    errors=(UnsavedBufferUpdates.__name__,), versions=">=2.0",
+    reference="paddle/static/pir_io.py (normalize_program); PaddlePaddle docs: paddle.jit.save")
+LOADED_TRAINS_AS_INFERENCE = Limitation(
+    reason="known bug: a layer loaded with paddle.jit.load and put in train() runs the saved inference program: "
+           "batch norm on its running statistics (is_test=true) and dropout off, though the model was saved in "
+           "train() and the TranslatedLayer docs say it trains like a Layer; the legacy TranslatedLayer switched "
+           "is_test off for training (_change_is_test_status), paddle 3's PIR one does not. The path refuses rather "
+           "than compare",
+    errors=(LoadedForInference.__name__,), outcome=None, versions=">=3.0",
+    reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-21 (paddle 3.3.1), grad and train "
+              "modes")
+
+# ------------------------------------------------------------------ what each path registers
+
+#: Every path through AST to_static.
+STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW)
+#: What autograd through a to_static program meets.
+STATIC_TRAINING = (EVAL_NO_GRADIENTS, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD, CSE_UNREGISTERED_OP)
+#: ... through an AST one (SOT builds its programs otherwise).
+AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE,)
+#: to_static with the input_spec from the example tensors: a call with a new shape converts again, so a refusal can
+#: come while running.
+SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"),)
+#: Every path through jit.save.
+SAVED = STATIC + (UNUSED_INPUT,)
+#: The loaded layer, also fine-tuned.
+LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS)
+#: A Paddle Inference predictor.
+PREDICTOR = SAVED + (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY)
+#: paddle2onnx on onnxruntime.
+ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_WHILE_COND_RANK)

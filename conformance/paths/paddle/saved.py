@@ -1,0 +1,220 @@
+"""PaddlePaddle's conversions through a saved model: ``paddle.jit.save`` then ``paddle.jit.load`` (of a layer's
+``forward``, of a second method of it, of a plain function), a Paddle Inference predictor on the saved model,
+and ``paddle.onnx.export`` (paddle2onnx) run on onnxruntime.
+
+Standalone, like :mod:`conformance.paths.paddle.conversions` (whose functions these use): reproducers copy
+this code. Every conversion here saves the model converted with the hand-written ``input_spec``, so the saved
+model, the predictor and the ONNX graph run with the example's non-tensor arguments whatever a later call
+passes; they take the tensors flattened and return a flat list of outputs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from types import SimpleNamespace
+
+import numpy as np
+import paddle
+
+from conformance.paths.ort import OrtModel
+from conformance.paths.paddle.conversions import callers, input_spec, prepare, to_numpy
+from conformance.program.trees import FlatOutputs, flatten, unflatten
+
+# ------------------------------------------------------------------ jit.save, jit.load
+
+
+def save(ctx) -> str:
+    """``paddle.jit.save`` of the model converted with its input_spec; returns the path prefix."""
+    static = paddle.jit.to_static(ctx.model, input_spec=input_spec(ctx), full_graph=True)
+    prefix = os.path.join(ctx.workdir, "model")
+    paddle.jit.save(static, prefix)
+    return prefix
+
+
+class Flat:
+    """A converted model that takes the tensors flattened (kwargs were fixed when saving) and returns a flat list
+    of outputs."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        out = self.fn(*flatten(list(args)))
+        return FlatOutputs(to_numpy(t) for t in (out if isinstance(out, (list, tuple)) else [out]))
+
+
+class FineTuned:
+    """A loaded layer being fine-tuned (``grad`` and ``train`` modes): flat tensors in, the outputs as tensors in
+    ``forward``'s nest (``structure``, for the loss head), and its own copies of the parameters and buffers,
+    which conformance's training loop finds in :attr:`own_state` by the eager model's names."""
+
+    def __init__(self, layer, model, structure):
+        self.layer = layer
+        self.structure = structure
+        #: the loaded tensor of each parameter and buffer, by the name of the saved one (a tensor the program does
+        #: not use was not saved: the eager model's, which no gradient or step reaches either)
+        loaded = {name: getattr(layer, attr) for name, attr in layer._persistable_var_name_dict.items()}
+        eager = dict(model.named_parameters(include_sublayers=False))
+        self.buffer_names = [name for name, _ in model.named_buffers(include_sublayers=False)]
+        eager.update(model.named_buffers(include_sublayers=False))
+        self.own_state = SimpleNamespace(**{n: loaded.get(t.name, t) for n, t in eager.items()})
+        #: the model's parameters and buffers that were not saved
+        self.unsaved = [n for n, t in eager.items() if t.name not in loaded]
+
+    def __call__(self, *args, **kwargs):
+        out = self.layer(*flatten(list(args)))
+        return unflatten(self.structure, list(out) if isinstance(out, (list, tuple)) else [out])
+
+
+class LoadedForInference(RuntimeError):
+    """A layer loaded in train() runs operators that jit.save wrote for inference (``is_test=true``)."""
+
+
+class UnsavedBufferUpdates(RuntimeError):
+    """A loaded layer in train() would not update buffers: the saved program dropped their update."""
+
+
+IS_TEST = re.compile(r'"(pd_op\.\w+)" \(.*is_test:true')
+
+
+def jit_load(ctx):
+    """The saved model loaded; in ``grad`` and ``train`` modes put in ``train()`` to be fine-tuned (in ``eval()`` a
+    loaded layer runs its program without a backward)."""
+    layer = paddle.jit.load(save(ctx))
+    if ctx.mode == "infer":
+        return Flat(layer)
+    layer.train()
+    tuned = FineTuned(layer, ctx.model, ctx.output_structure)
+    if ctx.model.training:
+        inference_ops = sorted(set(IS_TEST.findall(str(layer.program()))))
+        if inference_ops:
+            raise LoadedForInference(f"the layer loaded in train() runs {', '.join(inference_ops)} with is_test=true: "
+                                     f"jit.save wrote them for inference although the model was saved in train()")
+        buffers = sorted(set(tuned.unsaved) & set(tuned.buffer_names))
+        if buffers and ctx.mode == "train":  # compared after the steps
+            raise UnsavedBufferUpdates(f"the saved program does not update buffers {', '.join(buffers)} in train(): "
+                                       f"no output needs the operator that updates them, so jit.save dropped it")
+    return tuned
+
+
+#: The second method of ``paddle.jit_save_methods``.
+METHOD = "infer"
+
+
+def with_method(ctx, spec: list):
+    """A copy of the model whose class has a second to_static method, :data:`METHOD`: forward's own function
+    under another name, converted with the same input_spec."""
+    cls = type(ctx.model)
+    both = type(cls.__name__, (cls,), {METHOD: paddle.jit.to_static(cls.forward, input_spec=spec, full_graph=True)})
+    model = prepare(both(), ctx.device, False)
+    model.set_state_dict(ctx.model.state_dict())
+    model.train() if ctx.model.training else model.eval()
+    return model
+
+
+def load_with_method(ctx):
+    """One ``paddle.jit.save`` of a layer with ``forward`` and :data:`METHOD` (files ``model.json`` and
+    ``model.infer.json``), loaded."""
+    spec = input_spec(ctx)
+    model = with_method(ctx, spec)
+    prefix = os.path.join(ctx.workdir, "model")
+    paddle.jit.save(paddle.jit.to_static(model, input_spec=spec, full_graph=True), prefix)
+    return paddle.jit.load(prefix)
+
+
+def jit_load_method(ctx):
+    """The loaded :data:`METHOD` of :func:`load_with_method`."""
+    return Flat(getattr(load_with_method(ctx), METHOD))
+
+
+def jit_load_function(ctx):
+    """``paddle.jit.save`` of a to_static plain function of the inputs that calls the layer (a closure), loaded."""
+    prefix = os.path.join(ctx.workdir, "function")
+    function = callers(ctx).function_of(ctx.model)
+    paddle.jit.save(paddle.jit.to_static(function, input_spec=input_spec(ctx), full_graph=True), prefix)
+    return Flat(paddle.jit.load(prefix))
+
+
+# ------------------------------------------------------------------ Paddle Inference
+
+
+class UnknownPredictorInputs(RuntimeError):
+    """The predictor has inputs that are none of the model's tensor inputs."""
+
+
+class Predictor:
+    """A Paddle Inference predictor fed by input name (numpy in, numpy out)."""
+
+    def __init__(self, predictor, names: list[str]):
+        self.predictor = predictor
+        self.names = names
+        unknown = set(predictor.get_input_names()) - set(names)
+        if unknown:
+            raise UnknownPredictorInputs(f"the predictor has inputs {sorted(unknown)} that are not model inputs "
+                                         f"{names}")
+
+    def __call__(self, *args, **kwargs):
+        leaves = dict(zip(self.names, (to_numpy(t) for t in flatten(list(args)))))
+        for name in self.predictor.get_input_names():
+            handle = self.predictor.get_input_handle(name)
+            handle.reshape(leaves[name].shape)
+            handle.copy_from_cpu(np.ascontiguousarray(leaves[name]))
+        self.predictor.run()
+        return FlatOutputs(self.predictor.get_output_handle(n).copy_to_cpu() for n in self.predictor.get_output_names())
+
+
+def inference(ctx, onednn: bool = True):
+    """A Paddle Inference predictor on the saved model; on the CPU with oneDNN (Paddle Inference's default) or
+    without (Paddle's own CPU kernels)."""
+    prefix = save(ctx)
+    config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+    if ctx.device == "cuda":
+        config.enable_use_gpu(256, 0)
+    else:
+        config.disable_gpu()
+        config.set_cpu_math_library_num_threads(1)
+        config.enable_onednn() if onednn else config.disable_onednn()
+    config.disable_glog_info()
+    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names)
+
+
+# ------------------------------------------------------------------ paddle2onnx
+
+
+def paddle2onnx_export(model_file: str, params_file: str, onnx_file: str, opset: int = 9) -> tuple[int, str]:
+    """``paddle2onnx.export`` of a saved model (opset 9, its defaults), in this process: ``(0, "")`` when it
+    returns, the ``(status, log)`` of :func:`to_onnx`'s exporter. paddle2onnx ends the process on an error
+    (``sys.exit(-1)`` after logging, ``abort()`` for an operator it cannot convert): a reproducer calls this
+    (that end is its report); conformance calls it in a process of its own, its paddle2onnx server."""
+    import paddle2onnx
+
+    paddle2onnx.export(model_file, params_file, onnx_file, opset)
+    return 0, ""
+
+
+#: What runs :func:`paddle2onnx_export` for :func:`to_onnx`: that function here, in a reproducer; conformance
+#: puts its paddle2onnx server's ``export`` in its place (a campaign outlives paddle2onnx ending a process).
+ONNX_EXPORTER = paddle2onnx_export
+
+
+class Paddle2OnnxFailed(RuntimeError):
+    """paddle2onnx ended its process, or wrote no ONNX model; the message quotes the errors it logged."""
+
+
+def to_onnx(ctx):
+    """What ``paddle.onnx.export(model, prefix, input_spec)`` does, in its two steps: ``paddle.jit.save``, then
+    ``paddle2onnx.export`` of the saved model (by :data:`ONNX_EXPORTER`); on onnxruntime. An export that ended
+    its process is an error naming what paddle2onnx logged."""
+    saved, onnx_file = os.path.join(ctx.workdir, "saved", "model"), os.path.join(ctx.workdir, "model.onnx")
+    paddle.jit.save(ctx.model, saved, input_spec=input_spec(ctx))
+    if os.path.exists(onnx_file):
+        os.remove(onnx_file)
+    status, log = ONNX_EXPORTER(saved + ".json", saved + ".pdiparams", onnx_file)
+    if status != 0 or not os.path.exists(onnx_file):
+        how = f"was killed by {signal.Signals(-status).name}" if status < 0 else f"exited with status {status}"
+        errors = [line.strip() for line in log.splitlines() if re.search(r"\[ERROR\]|Error:", line)]
+        raise Paddle2OnnxFailed(f"paddle2onnx.export {how}" + (": " + " | ".join(errors[:4]) if errors else
+                                                                ", and wrote no ONNX model"))
+    return OrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy)
