@@ -16,6 +16,10 @@ from conformance.program.ops import comparison  # noqa: F401
 from conformance.program.ops import inplace  # noqa: F401
 from conformance.program.ops import training  # noqa: F401
 from conformance.program.ops import activations  # noqa: F401
+from conformance.program.ops import pooling  # noqa: F401
+from conformance.program.ops import resize  # noqa: F401
+from conformance.program.ops import indexing  # noqa: F401
+from conformance.program.ops import sorting  # noqa: F401
 # isort: on
 
 from conformance.program.ops.record import (  # noqa: F401 - the package's public names

@@ -15,6 +15,7 @@ import inspect
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the model module's globals, where these functions run
+    import numpy as np
     import tensorflow as tf
 
 
@@ -34,3 +35,162 @@ def tf_cumulative(x, axis, combine):
     perm = [axis] + [i for i in range(rank) if i != axis]
     inverse = [perm.index(i) for i in range(rank)]
     return tf.transpose(tf.scan(combine, tf.transpose(x, perm)), inverse)
+
+
+# ---------------------------------------------------------------- pooling with torch's rules
+
+
+def tf_pool(x, kind, kernel, stride, padding, dilation, ceil_mode, count_include_pad, spatial):
+    """Max or average pooling of the last ``spatial`` dims of a channels-first ``x`` by torch's rules: the same
+    kernel, stride, padding and dilation along each of those dims; with ``ceil_mode`` the output rounds up, but
+    a window must start inside the input or its left padding; an average counts the padding (not the part of
+    the last window past it) with ``count_include_pad``, else only the input's elements."""
+    rank = len(x.shape)
+    first = rank - spatial
+    span = dilation * (kernel - 1) + 1
+    outs, rights, counts = [], [], []
+    for i in range(spatial):
+        size = x.shape[first + i]
+        total = size + 2 * padding - span
+        out = (-(-total // stride) if ceil_mode else total // stride) + 1
+        if ceil_mode and (out - 1) * stride >= size + padding:
+            out -= 1
+        outs.append(out)
+        rights.append(max(0, (out - 1) * stride + span - size - padding))
+        starts = [o * stride - padding for o in range(out)]
+        if count_include_pad:
+            counts.append([min(s + kernel, size + padding) - s for s in starts])
+        else:
+            counts.append([min(s + kernel, size) - max(s, 0) for s in starts])
+    fill = float("-inf") if kind == "max" else 0.0
+    padded = tf.pad(x, [[0, 0]] * first + [[padding, right] for right in rights], constant_values=fill)
+    offsets = [[]]
+    for _ in range(spatial):
+        offsets = [o + [j] for o in offsets for j in range(kernel)]
+    result = None
+    for offset in offsets:
+        index = [slice(None)] * first + [slice(j * dilation, j * dilation + (o - 1) * stride + 1, stride)
+                                         for j, o in zip(offset, outs)]
+        window = padded[tuple(index)]
+        if result is None:
+            result = window
+        elif kind == "max":
+            result = tf.maximum(result, window)
+        else:
+            result = result + window
+    if kind == "max":
+        return result
+    divisor = np.ones([1] * first, dtype=np.float64)
+    for count in counts:
+        divisor = np.multiply.outer(divisor, np.array(count, dtype=np.float64))
+    return result / tf.constant(divisor, dtype=x.dtype)
+
+
+def tf_adaptive_pool(x, sizes, kind):
+    """Adaptive max or average pooling of the last ``len(sizes)`` dims of ``x`` to ``sizes``: output ``i`` of a
+    dim of size ``n`` pools elements ``floor(i * n / out)`` to ``ceil((i + 1) * n / out)`` (torch's bins), one
+    dim after the other (max and mean over a box are both separable)."""
+    first = len(x.shape) - len(sizes)
+    result = x
+    for i, out in enumerate(sizes):
+        axis = first + i
+        n = x.shape[axis]
+        pieces = []
+        for j in range(out):
+            start, end = (j * n) // out, -(-((j + 1) * n) // out)
+            piece = tf.gather(result, tf.range(start, end), axis=axis)
+            if kind == "max":
+                pieces.append(tf.reduce_max(piece, axis=axis, keepdims=True))
+            else:
+                pieces.append(tf.reduce_mean(piece, axis=axis, keepdims=True))
+        result = tf.concat(pieces, axis)
+    return result
+
+
+# ---------------------------------------------------------------- resizing with torch's rules
+
+
+def tf_resize(x, sizes, mode, align_corners):
+    """Resize the last ``len(sizes)`` dims of ``x`` by torch's rules, one dim after the other: ``nearest``
+    reads ``floor(i * n / out)``; ``linear`` interpolates between two neighbours at ``(i + 0.5) * n / out - 0.5``
+    (clamped at 0), or at ``i * (n - 1) / (out - 1)`` with ``align_corners`` (bilinear and trilinear are linear
+    along each dim in turn). Gathers and weights in x's own dtype: tf.image.resize computes in float32."""
+    first = len(x.shape) - len(sizes)
+    result = x
+    for i, out in enumerate(sizes):
+        axis = first + i
+        n = x.shape[axis]
+        if mode == "nearest":
+            result = tf.gather(result, np.minimum(np.floor(np.arange(out) * (n / out)), n - 1).astype(np.int64),
+                               axis=axis)
+            continue
+        if align_corners:
+            source = np.arange(out) * ((n - 1) / (out - 1)) if out > 1 else np.zeros(out)
+        else:
+            source = np.maximum((np.arange(out) + 0.5) * (n / out) - 0.5, 0.0)
+        low = np.minimum(np.floor(source), n - 1).astype(np.int64)
+        high = np.minimum(low + 1, n - 1)
+        shape = [1] * len(x.shape)
+        shape[axis] = out
+        weight = tf.constant((source - low).reshape(shape), dtype=x.dtype)
+        result = tf.gather(result, low, axis=axis) * (1 - weight) + tf.gather(result, high, axis=axis) * weight
+    return result
+
+
+# ---------------------------------------------------------------- scatter
+
+
+def tf_scatter_along(x, dim, index, src, reduce, include_self):
+    """torch's ``scatter`` / ``scatter_reduce`` along ``dim`` with a constant ``index`` (an int list): element
+    ``i`` of ``src`` (cropped to the index's shape) goes to the position of ``i`` with coordinate ``dim``
+    replaced by ``index[i]``; ``reduce`` is ``assign``, ``sum``, ``amax``, ``amin`` or ``mean``, and without
+    ``include_self`` the positions written start from the reduction's identity instead of ``x``."""
+    index = np.asarray(index, dtype=np.int64)
+    rank = len(x.shape)
+    dim = dim % rank
+    grids = np.indices(index.shape)
+    coords = np.stack([index if d == dim else grids[d] for d in range(rank)], axis=-1).reshape(-1, rank)
+    updates = tf.reshape(src[tuple(slice(0, n) for n in index.shape)], [-1])
+    if reduce == "assign":
+        return tf.tensor_scatter_nd_update(x, coords, updates)
+    touched = tf.tensor_scatter_nd_update(tf.zeros_like(x), coords, tf.ones_like(updates)) > 0
+    start = x
+    if not include_self:
+        identity = {"sum": 0.0, "mean": 0.0, "amax": float("-inf"), "amin": float("inf")}[reduce]
+        start = tf.where(touched, tf.constant(identity, x.dtype), x)
+    if reduce == "amax":
+        return tf.tensor_scatter_nd_max(start, coords, updates)
+    if reduce == "amin":
+        return tf.tensor_scatter_nd_min(start, coords, updates)
+    total = tf.tensor_scatter_nd_add(start, coords, updates)
+    if reduce == "sum":
+        return total
+    counts = tf.tensor_scatter_nd_add(tf.zeros_like(x), coords, tf.ones_like(updates))
+    counts = counts + (1.0 if include_self else 0.0)
+    return tf.where(touched, total / tf.maximum(counts, 1.0), x)
+
+
+def tf_index_add(x, dim, index, src):
+    """torch's ``index_add``: ``src``'s slice ``i`` along ``dim`` added to ``x``'s slice ``index[i]``."""
+    rank = len(x.shape)
+    dim = dim % rank
+    perm = [dim] + [d for d in range(rank) if d != dim]
+    inverse = [perm.index(d) for d in range(rank)]
+    moved = tf.tensor_scatter_nd_add(tf.transpose(x, perm), np.asarray(index, dtype=np.int64)[:, None],
+                                     tf.transpose(src, perm))
+    return tf.transpose(moved, inverse)
+
+
+# ---------------------------------------------------------------- sorting and selection
+
+
+def tf_topk(x, k, dim, largest):
+    """torch's ``topk`` values along ``dim``: the ``k`` largest (or smallest) in order (tf.math.top_k works on
+    the last dim and takes the largest: move ``dim`` last, negate for the smallest)."""
+    rank = len(x.shape)
+    dim = dim % rank
+    perm = [d for d in range(rank) if d != dim] + [dim]
+    inverse = [perm.index(d) for d in range(rank)]
+    moved = tf.transpose(x, perm)
+    values = tf.math.top_k(moved if largest else -moved, k).values
+    return tf.transpose(values if largest else -values, inverse)

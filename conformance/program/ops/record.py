@@ -42,6 +42,9 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   tensors computed from that one result share it; the op is not applied inside loops and always
   assigns a new variable; ``empty_ok``: the op accepts such a tensor, which may be empty (elementwise
   ops, sums; not ``mean`` or ``amax``, whose empty result is NaN or an error);
+* ``fp32_in_fp64``: per framework, why its float64 run computes part of the op in float32 (Paddle's
+  interpolation coordinates): that framework's fp64 reference agrees with the others' only to float32
+  precision, so the cross-framework check compares its fp32 results alone on programs using the op;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
   (the generator filters candidates with it), ``"any"`` when the shape rule alone decides.
 
@@ -151,6 +154,7 @@ class OpRecord:
     data_dependent: bool = False
     empty_ok: bool = False
     arg_shapes: str = "broadcast"
+    fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
