@@ -274,3 +274,11 @@ def test_a_graph_input_that_is_no_model_input_is_the_exporters(tmp_path):
     onnx.save(model, str(path))
     verdict = B.blame_onnx(path, {"x": X}, _judge())
     assert verdict.component == "exporter" and "onnx::Cast_3" in verdict.reason
+
+
+def test_the_label_triage_and_the_dashboard_show(tmp_path):
+    verdict = _blame(_model(tmp_path / "model.onnx"), session_factory=_kernel_fault)
+    assert B.label_of(verdict.to_dict()) == "onnxruntime.kernel" == verdict.label
+    assert B.label_of({"component": None, "configuration": True}) == "configuration"
+    assert B.label_of({"component": None, "reason": "..."}) == "undecided"
+    assert B.label_of(None) is None

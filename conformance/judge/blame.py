@@ -123,6 +123,14 @@ class Blame:
         return self.component or ("configuration" if self.configuration else "undecided")
 
 
+def label_of(blame: Optional[dict]) -> Optional[str]:
+    """What triage buckets and the dashboard show for a record's ``detail.blame`` (:meth:`Blame.to_dict`): the
+    component, ``configuration`` or ``undecided``; None for a record without one."""
+    if not blame:
+        return None
+    return blame.get("component") or ("configuration" if blame.get("configuration") else "undecided")
+
+
 def agree(a: Optional[list], b: Optional[list]) -> bool:
     """Do two rungs compute the same flat outputs (at :data:`AGREE_RTOL`, :data:`AGREE_ATOL`)?"""
     if a is None or b is None or len(a) != len(b):
