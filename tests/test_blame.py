@@ -282,3 +282,20 @@ def test_the_label_triage_and_the_dashboard_show(tmp_path):
     assert B.label_of({"component": None, "configuration": True}) == "configuration"
     assert B.label_of({"component": None, "reason": "..."}) == "undecided"
     assert B.label_of(None) is None
+
+
+def test_only_a_file_run_on_onnxruntime_is_blamed_along_the_onnx_ladder(tmp_path):
+    """An ONNX file read by another runtime (OpenVINO) gets no verdict from the onnxruntime ladder."""
+    from conformance.paths import ConvertContext
+    from conformance.run.onnx_checks import blame_error, blame_mismatch
+
+    _model(tmp_path / "model.onnx", last_op="Sub")
+    ctx = ConvertContext(None, [X], {}, None, "cpu", tmp_path, ["x"])
+    eager = _eager()
+    assert blame_mismatch(ctx, object(), [X], lambda out: None) is None
+    assert blame_error(ctx, [X], eager, error=RuntimeError("OpenVINO cannot read it")) is None
+    assert blame_error(ctx, [X], eager, artifact=object()) is None
+    try:
+        onnxruntime_session(tmp_path / "missing.onnx", True)
+    except Exception as e:  # noqa: BLE001 - an onnxruntime error
+        assert blame_error(ctx, [X], eager, error=e)["component"] == "exporter"

@@ -6,7 +6,9 @@
 - in every record of an ONNX path, :func:`onnx_detail` (``detail.onnx``): the opset asked for, and the opset
   and IR version of the file written;
 - for a mismatch or an error of an ONNX path, :func:`blame_mismatch` / :func:`blame_error`
-  (``detail.blame``, :mod:`conformance.judge.blame`): which component is to blame.
+  (``detail.blame``, :mod:`conformance.judge.blame`): which component is to blame. The ONNX ladder ends in
+  onnxruntime, so only a path that runs its file there is blamed along it (an ONNX file read by OpenVINO gets
+  no verdict here: its ladder comes with the deployment paths).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from conformance.judge.blame import blame_onnx, judge_against, onnx_feed, onnx_f
 from conformance.judge.oracle import Report
 from conformance.paths.onnx_opset import RuntimeCannotLoad, model_versions
 from conformance.paths.onnx_opset import configuration_errors as refused_opsets
+from conformance.paths.ort import OrtModel, UnknownGraphInputs
 from conformance.paths.records import ConvertContext, FlatOutputs, PathRecord
 
 __all__ = ["RuntimeCannotLoad", "blame_error", "blame_mismatch", "configuration_errors", "is_onnx", "onnx_detail"]
@@ -53,20 +56,36 @@ def onnx_detail(ctx: ConvertContext, artifact=None, since: float = 0.0) -> dict:
     return detail
 
 
-def blame_mismatch(ctx: ConvertContext, artifact, args: list, compare: Callable[[FlatOutputs], Report]) -> dict:
+def blame_mismatch(ctx: ConvertContext, artifact, args: list,
+                   compare: Callable[[FlatOutputs], Report]) -> Optional[dict]:
     """``detail.blame`` for an ONNX path that computed something else than eager on ``args`` (numpy inputs):
     ``compare(flat outputs) -> Report`` is how the mode judges them (``m.compare(path, out, eager, reference,
-    noise)``)."""
+    noise)``). None where the artifact does not run on onnxruntime."""
+    if not isinstance(artifact, OrtModel):
+        return None
     file = onnx_file_of(artifact, ctx.workdir)
     if file is None:
         return {"component": None, "reason": "no ONNX file found behind the artifact", "rungs": []}
     return blame_onnx(file, onnx_feed(ctx.tensor_names, args), lambda out: compare(FlatOutputs(out))).to_dict()
 
 
-def blame_error(ctx: ConvertContext, args: list, eager, reference=None, noise=None, since: float = 0.0) -> dict:
-    """``detail.blame`` for an ONNX path that failed (converting or running) on ``args``; the file is the
-    newest written into the path's workdir since ``since`` (none: the exporter failed before writing one)."""
-    file = onnx_file_of(None, ctx.workdir, since)
+def blame_error(ctx: ConvertContext, args: list, eager, reference=None, noise=None, since: float = 0.0,
+                error: Optional[BaseException] = None, artifact=None) -> Optional[dict]:
+    """``detail.blame`` for an ONNX path that failed on ``args``: converting (``artifact`` None) or running
+    (the ``artifact``). The file is the newest written into the path's workdir since ``since``; none: the
+    exporter failed before writing one. None where the failure is not onnxruntime's (``error`` raised by
+    another runtime, or an artifact that is not an onnxruntime model)."""
+    file = onnx_file_of(artifact, ctx.workdir, since)
     if file is None:
         return {"component": "exporter", "reason": "the exporter wrote no ONNX file", "rungs": []}
+    if artifact is not None and not isinstance(artifact, OrtModel):
+        return None
+    if artifact is None and error is not None and not _onnxruntime_failed(error):
+        return None
     return blame_onnx(file, onnx_feed(ctx.tensor_names, args), judge_against(eager, reference, noise)).to_dict()
+
+
+def _onnxruntime_failed(error: BaseException) -> bool:
+    """Did loading the written file into onnxruntime fail (and not the exporter, nor another runtime)?"""
+    return isinstance(error, UnknownGraphInputs) or any(
+        (t.__module__ or "").startswith("onnxruntime") for t in type(error).__mro__)
