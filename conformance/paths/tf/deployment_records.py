@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from conformance.paths.records import PathRecord
+from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
 from conformance.paths.tf import deployment as deploy
 from conformance.paths.tf import limitations as lim
@@ -16,14 +16,28 @@ from conformance.paths.tf import limitations as lim
 FIXED_NOTE = "(non-tensor arguments fixed at conversion)"
 KWARGS = frozenset({"kwargs"})
 
+TFLITE_NO_BUILTIN = Limitation(
+    reason="TensorFlow Lite has no builtin operator for some TensorFlow operators (tf.Atan among this suite's ops): a "
+           "conversion restricted to TFLITE_BUILTINS refuses them (SELECT_TF_OPS would keep them as Flex operators)",
+    errors=("ConverterError",), message=r"is neither a custom op nor a flex op", versions=">=2.0",
+    reference="https://ai.google.dev/edge/litert/models/ops_select")
+TFLITE_NO_FLEX_DELEGATE = Limitation(
+    reason="a model with Flex (SELECT_TF_OPS) operators runs only in an interpreter linked with the Flex delegate; "
+           "tf.lite.Interpreter of the tensorflow-cpu wheel here refuses it ('Select TensorFlow op(s) ... not "
+           "supported by this interpreter')",
+    phase="run", errors=("RuntimeError",), message=r"Select TensorFlow op\(s\).*not supported by this interpreter",
+    versions=">=2.21", reference="https://ai.google.dev/edge/litert/models/ops_select#run_inference")
+
 DEPLOYMENT_PATHS = (
     PathRecord("tf", "tflite", "tf.lite.TFLiteConverter.from_concrete_functions (float32, builtin operators only) run "
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
-               limitations=lim.TRACED, specializes=KWARGS, requires=("ai_edge_litert",), devices=("cpu",)),
+               limitations=lim.TRACED + (TFLITE_NO_BUILTIN,), specializes=KWARGS, requires=("ai_edge_litert",),
+               devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
                "(TensorFlow operators kept where TensorFlow Lite has no builtin) run by tf.lite.Interpreter (Flex "
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
-               limitations=lim.TRACED, specializes=KWARGS, devices=("cpu",), default=False),
+               limitations=lim.TRACED + (TFLITE_NO_FLEX_DELEGATE,), specializes=KWARGS, devices=("cpu",),
+               default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run, limitations=lim.TRACED,
                specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
