@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -32,7 +33,8 @@ class LiteModel:
 
     Where the converter wrote a signature (``serving_default``), the tensors go in by the input signature's names and
     the outputs come out by the signature's names (``output_0`` ...), in the function's flat order: the subgraph's
-    own output list need not be in that order (an output that is an input keeps the input's place). Without one,
+    own output list need not be in that order (an output that is an input keeps the input's place); a returned dict's
+    outputs are named by its keys. Without one,
     inputs go by the names of the tensors (the input signature's), else in order, and outputs by the names of the
     function's output tensors (``Identity_N``), else in order. Inputs are resized to each call's shapes (the signature
     has ``None`` on the batch)."""
@@ -47,7 +49,7 @@ class LiteModel:
             key, io = next(iter(signatures.items()))
             if sorted(io["inputs"]) == sorted(self.names):
                 self.runner = interpreter.get_signature_runner(key)
-                self.outputs = sorted(io["outputs"], key=lambda name: int(name.rpartition("_")[2] or 0))
+                self.outputs = signature_order(io["outputs"])
                 return
         inputs = {d["name"]: d["index"] for d in interpreter.get_input_details()}
         self.inputs = [inputs.get(name) for name in self.names]
@@ -76,6 +78,15 @@ class LiteModel:
         self.interpreter.invoke()
         flat = [np.array(self.interpreter.get_tensor(index), copy=True) for index in self.outputs]
         return tf.nest.pack_sequence_as(self.structure, flat)
+
+
+def signature_order(names: list) -> list:
+    """A signature's output names in the function's flat order: ``output_N`` by number (a returned sequence), else
+    sorted (a returned dict's keys, which ``tf.nest`` flattens sorted)."""
+    numbered = [re.fullmatch(r"output_(\d+)", name) for name in names]
+    if all(numbered):
+        return [name for _, name in sorted((int(m.group(1)), name) for m, name in zip(numbered, names))]
+    return sorted(names)
 
 
 def tflite(ctx, select_tf_ops: bool = False):
