@@ -160,8 +160,8 @@ class ModelWriter:
         rec = OPS[s.op]
         attrs = s.attr
         fields = dict(attrs, float=self.float, **{f"p{i}": f"{self.owner}.{q}" for i, q in enumerate(s.params)})
-        if rec.fields:  # computed fields may name the arguments too ({0}: tf.shape({0})[1])
-            fields.update({k: v.format(*s.args) if isinstance(v, str) else v
+        if rec.fields:  # computed fields may name the arguments and weights too ({0}: tf.shape({0})[1], {p0})
+            fields.update({k: v.format(*s.args, **fields) if isinstance(v, str) else v
                            for k, v in rec.template_fields(self.arg_types[id(s)], attrs).items()})
         if "dim" in attrs:
             fields["index_prefix"] = ":, " * attrs["dim"]

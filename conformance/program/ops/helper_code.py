@@ -194,3 +194,78 @@ def tf_topk(x, k, dim, largest):
     moved = tf.transpose(x, perm)
     values = tf.math.top_k(moved if largest else -moved, k).values
     return tf.transpose(values if largest else -values, inverse)
+
+
+# ---------------------------------------------------------------- padding
+
+
+def tf_pad_edges(x, pads, mode):
+    """torch's ``replicate`` or ``circular`` padding of the last ``len(pads)`` dims of ``x`` (``pads``: a
+    ``(before, after)`` pair per dim, in dim order); tf.pad has neither (its SYMMETRIC mode repeats the edge
+    and its neighbours)."""
+    first = len(x.shape) - len(pads)
+    for i, (before, after) in enumerate(pads):
+        axis = first + i
+        n = x.shape[axis]
+        if mode == "replicate":
+            left, right = [0] * before, [n - 1] * after
+        else:  # circular
+            left, right = list(range(n - before, n)), list(range(after))
+        parts = ([tf.gather(x, left, axis=axis)] if left else []) + [x] + \
+            ([tf.gather(x, right, axis=axis)] if right else [])
+        x = tf.concat(parts, axis)
+    return x
+
+
+# ---------------------------------------------------------------- convolution
+
+
+def tf_conv(x, weight, bias, stride, padding, dilation, spatial, mode):
+    """torch's ``conv{spatial}d`` of a channels-first ``x`` (``[N, C, *spatial]``, or one unbatched sample
+    ``[C, *spatial]``) with a torch weight ``[out, in / groups, *kernel]``: padded by ``padding`` in ``mode``
+    (zeros, reflect, replicate, circular) or ``"same"``, then tf.nn.convolution, which is channels last and
+    takes the weight as ``[*kernel, in / groups, out]`` (the groups follow from the weight's shape) and a
+    stride or a dilation, not both (with both: every stride-th output of the stride-1 convolution)."""
+    batched = x if len(x.shape) == spatial + 2 else tf.expand_dims(x, 0)
+    y = tf.transpose(batched, [0] + list(range(2, spatial + 2)) + [1])
+    if padding == "same":
+        how = "SAME"
+    else:
+        how = "VALID"
+        pairs = [[0, 0]] + [[padding, padding]] * spatial + [[0, 0]]
+        if mode in ("zeros", "reflect"):
+            y = tf.pad(y, pairs, mode="CONSTANT" if mode == "zeros" else "REFLECT")
+        elif padding:
+            for axis in range(1, spatial + 1):
+                n = y.shape[axis]
+                left = [0] * padding if mode == "replicate" else list(range(n - padding, n))
+                right = [n - 1] * padding if mode == "replicate" else list(range(padding))
+                y = tf.concat([tf.gather(y, left, axis=axis), y, tf.gather(y, right, axis=axis)], axis)
+    filters = tf.transpose(weight, list(range(2, spatial + 2)) + [1, 0])
+    if stride > 1 and dilation > 1:  # tf.nn.convolution takes one or the other: every stride-th output of stride 1
+        y = tf.nn.convolution(y, filters, padding=how, dilations=dilation)
+        y = y[tuple([slice(None)] + [slice(None, None, stride)] * spatial + [slice(None)])]
+    else:
+        y = tf.nn.convolution(y, filters, strides=stride, padding=how, dilations=dilation)
+    y = tf.transpose(y, [0, spatial + 1] + list(range(1, spatial + 1))) + tf.reshape(bias, [1, -1] + [1] * spatial)
+    return y if len(x.shape) == spatial + 2 else y[0]
+
+
+def tf_conv_transpose(x, weight, bias, stride, padding, output_padding, spatial):
+    """torch's ``conv_transpose{spatial}d`` (one group, no dilation) of a channels-first ``x`` (batched or
+    one sample) with a torch weight ``[in, out, *kernel]``: tf.nn.conv_transpose to the full size
+    ``(n - 1) * stride + kernel``, then the first ``padding`` and the last ``padding - output_padding`` of
+    each dim cut off (zeros where ``output_padding`` reaches past the full size)."""
+    batched = x if len(x.shape) == spatial + 2 else tf.expand_dims(x, 0)
+    y = tf.transpose(batched, [0] + list(range(2, spatial + 2)) + [1])
+    kernel = weight.shape[2:]
+    full = [(y.shape[1 + i] - 1) * stride + kernel[i] for i in range(spatial)]
+    filters = tf.transpose(weight, list(range(2, spatial + 2)) + [1, 0])
+    shape = tf.stack([tf.shape(y)[0]] + full + [weight.shape[1]])
+    y = tf.nn.conv_transpose(y, filters, shape, strides=stride, padding="VALID")
+    extra = max(0, output_padding - padding)
+    y = tf.pad(y, [[0, 0]] + [[0, extra]] * spatial + [[0, 0]])
+    index = [slice(None)] + [slice(padding, padding + f - 2 * padding + output_padding) for f in full]
+    y = y[tuple(index) + (slice(None),)]
+    y = tf.transpose(y, [0, spatial + 1] + list(range(1, spatial + 1))) + tf.reshape(bias, [1, -1] + [1] * spatial)
+    return y if len(x.shape) == spatial + 2 else y[0]
