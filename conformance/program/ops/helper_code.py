@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the model module's globals, where these functions run
     import numpy as np
+    import paddle
+    import paddle.nn.functional as F  # noqa: N812 - the model module's name
     import tensorflow as tf
 
 
@@ -269,3 +271,116 @@ def tf_conv_transpose(x, weight, bias, stride, padding, output_padding, spatial)
     y = y[tuple(index) + (slice(None),)]
     y = tf.transpose(y, [0, spatial + 1] + list(range(1, spatial + 1))) + tf.reshape(bias, [1, -1] + [1] * spatial)
     return y if len(x.shape) == spatial + 2 else y[0]
+
+
+# ---------------------------------------------------------------- normalization and attention
+
+
+def tf_group_norm(x, groups, weight, bias, eps):
+    """torch's ``group_norm`` of a channels-first ``x`` (static channels and spatial dims): statistics over each
+    group of channels and the spatial dims, then a scale and shift per channel."""
+    shape = x.shape
+    grouped = tf.reshape(x, [-1, groups] + [shape[1] // groups] + list(shape[2:]))
+    axes = list(range(2, len(shape) + 1))
+    mean, var = tf.nn.moments(grouped, axes, keepdims=True)
+    normal = tf.reshape((grouped - mean) * tf.math.rsqrt(var + eps), tf.shape(x))
+    per_channel = [1, -1] + [1] * (len(shape) - 2)
+    return normal * tf.reshape(weight, per_channel) + tf.reshape(bias, per_channel)
+
+
+def torch_attention(x, w_in, b_in, w_out, b_out, heads: int, causal: bool):
+    """Multi-head self-attention of ``x`` [N, L, E] as nn.MultiheadAttention computes it: one input projection
+    to queries, keys and values, ``heads`` heads, scaled dot-product attention (causal or not), an output
+    projection. (Annotated and indexed so that TorchScript compiles it.)"""
+    length, embed = x.size(1), x.size(2)
+    qkv = F.linear(x, w_in, b_in)
+    q = qkv[:, :, :embed].reshape(-1, length, heads, embed // heads).transpose(1, 2)
+    k = qkv[:, :, embed:2 * embed].reshape(-1, length, heads, embed // heads).transpose(1, 2)
+    v = qkv[:, :, 2 * embed:].reshape(-1, length, heads, embed // heads).transpose(1, 2)
+    out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return F.linear(out.transpose(1, 2).reshape(-1, length, embed), w_out, b_out)
+
+
+def paddle_attention(x, w_in, b_in, w_out, b_out, heads, causal):
+    """``torch_attention`` in Paddle, written out: projections, per-head scores, softmax, weighted values."""
+    length, embed = x.shape[1], x.shape[2]
+    q, k, v = paddle.split(paddle.matmul(x, w_in, transpose_y=True) + b_in, 3, axis=-1)
+    q, k, v = [t.reshape([-1, length, heads, embed // heads]).transpose([0, 2, 1, 3]) for t in (q, k, v)]
+    scores = paddle.matmul(q, k, transpose_y=True) / float(embed // heads) ** 0.5
+    if causal:
+        scores = scores + paddle.triu(paddle.full([length, length], float("-inf"), scores.dtype), 1)
+    out = paddle.matmul(F.softmax(scores, axis=-1), v).transpose([0, 2, 1, 3]).reshape([-1, length, embed])
+    return paddle.matmul(out, w_out, transpose_y=True) + b_out
+
+
+def tf_attention(x, w_in, b_in, w_out, b_out, heads, causal):
+    """``torch_attention`` in TensorFlow, written out with einsum."""
+    length, embed = x.shape[1], x.shape[2]
+    q, k, v = tf.split(tf.einsum("nle,fe->nlf", x, w_in) + b_in, 3, axis=-1)
+    q, k, v = [tf.transpose(tf.reshape(t, [-1, length, heads, embed // heads]), [0, 2, 1, 3]) for t in (q, k, v)]
+    scores = tf.einsum("nhqd,nhkd->nhqk", q, k) / float(embed // heads) ** 0.5
+    if causal:
+        scores = scores + tf.constant(np.triu(np.full([length, length], -np.inf), 1), scores.dtype)
+    out = tf.einsum("nhqk,nhkd->nhqd", tf.nn.softmax(scores, axis=-1), v)
+    out = tf.reshape(tf.transpose(out, [0, 2, 1, 3]), [-1, length, embed])
+    return tf.einsum("nle,fe->nlf", out, w_out) + b_out
+
+
+# ---------------------------------------------------------------- recurrent layers
+
+
+def paddle_rnn(x, weights, cell, bidirectional):
+    """A one-layer LSTM or GRU over ``x`` [T, N, E] (time first; T may vary from call to call) with torch's
+    weights and gate order (per direction: w_ih, w_hh, b_ih, b_hh), written as a loop over time steps."""
+    outputs = []
+    for direction in range(2 if bidirectional else 1):
+        w_ih, w_hh, b_ih, b_hh = weights[4 * direction:4 * direction + 4]
+        hidden = w_hh.shape[1]
+        h = paddle.zeros([x.shape[1], hidden], x.dtype)
+        c = paddle.zeros([x.shape[1], hidden], x.dtype)
+        steps = []
+        for t in range(x.shape[0]):
+            step = x[x.shape[0] - 1 - t] if direction else x[t]
+            gates_x = paddle.matmul(step, w_ih, transpose_y=True) + b_ih
+            gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
+            if cell == "lstm":
+                i, f, g, o = paddle.split(gates_x + gates_h, 4, axis=-1)
+                c = F.sigmoid(f) * c + F.sigmoid(i) * paddle.tanh(g)
+                h = F.sigmoid(o) * paddle.tanh(c)
+            else:
+                xr, xz, xn = paddle.split(gates_x, 3, axis=-1)
+                hr, hz, hn = paddle.split(gates_h, 3, axis=-1)
+                r, z = F.sigmoid(xr + hr), F.sigmoid(xz + hz)
+                h = (1 - z) * paddle.tanh(xn + r * hn) + z * h
+            steps.append(h)
+        if direction:
+            steps = steps[::-1]
+        outputs.append(paddle.stack(steps, 0))
+    return paddle.concat(outputs, -1)
+
+
+def tf_rnn(x, weights, cell, bidirectional):
+    """``paddle_rnn`` in TensorFlow: tf.scan over the time steps (T may vary from call to call)."""
+    outputs = []
+    for direction in range(2 if bidirectional else 1):
+        w_ih, w_hh, b_ih, b_hh = weights[4 * direction:4 * direction + 4]
+        hidden = w_hh.shape[1]
+        zeros = tf.zeros(tf.stack([tf.shape(x)[1], hidden]), x.dtype)
+
+        def step(state, x_t, w_ih=w_ih, w_hh=w_hh, b_ih=b_ih, b_hh=b_hh):
+            h, c = state
+            gates_x = tf.matmul(x_t, w_ih, transpose_b=True) + b_ih
+            gates_h = tf.matmul(h, w_hh, transpose_b=True) + b_hh
+            if cell == "lstm":
+                i, f, g, o = tf.split(gates_x + gates_h, 4, axis=-1)
+                c = tf.sigmoid(f) * c + tf.sigmoid(i) * tf.tanh(g)
+                return tf.sigmoid(o) * tf.tanh(c), c
+            xr, xz, xn = tf.split(gates_x, 3, axis=-1)
+            hr, hz, hn = tf.split(gates_h, 3, axis=-1)
+            r, z = tf.sigmoid(xr + hr), tf.sigmoid(xz + hz)
+            return (1 - z) * tf.tanh(xn + r * hn) + z * h, c
+
+        sequence = tf.reverse(x, [0]) if direction else x
+        hs, _ = tf.scan(step, sequence, initializer=(zeros, zeros))
+        outputs.append(tf.reverse(hs, [0]) if direction else hs)
+    return tf.concat(outputs, -1)
