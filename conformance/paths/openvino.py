@@ -43,7 +43,7 @@ class OpenVinoModel:
     Inputs go by name when every input of the OpenVINO model carries one of ``names`` (readers of ONNX,
     SavedModels and Paddle models keep them), else by position when there are as many as ``names`` (the PyTorch
     reader names nested inputs by number). Outputs come in the model's order, or by the number in their names
-    where every one is called ``output_N`` (a SavedModel signature's outputs, which the reader sorts by name).
+    where they are called ``output_N`` (a SavedModel signature's outputs, which the reader sorts by name).
     """
 
     def __init__(self, model, names: list[str], to_numpy: Callable[[Any], Any], config: dict = F32):
@@ -60,12 +60,13 @@ class OpenVinoModel:
         else:
             raise UnmatchedInputs(f"the OpenVINO model has inputs {[sorted(i) for i in inputs]}, neither named after "
                                   f"nor as many as the model's tensor inputs {self.names}")
-        numbered = [re.fullmatch(r"output_(\d+)", o.get_any_name()) if o.get_names() else None
-                    for o in self.compiled.outputs]
         self.outputs = list(self.compiled.outputs)
-        if self.outputs and all(numbered):
-            self.outputs = [o for _, o in sorted(zip((int(m.group(1)) for m in numbered), self.outputs),
-                                                 key=lambda pair: pair[0])]
+        # a SavedModel signature's outputs, by the number in their names; one output may carry several names (an
+        # output returned twice), so each name counts
+        numbered = {int(m.group(1)): o for o in self.outputs for name in o.get_names()
+                    for m in [re.fullmatch(r"output_(\d+)", name)] if m}
+        if numbered and sorted(numbered) == list(range(len(numbered))):
+            self.outputs = [numbered[i] for i in range(len(numbered))]
 
     def __call__(self, *args, **kwargs):
         """Run on the model's (nested) tensor arguments; keyword arguments were fixed at conversion."""
