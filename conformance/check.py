@@ -41,7 +41,7 @@ from conformance.paths.records import PathRecord, UnknownPathError, load_framewo
 from conformance.program.case import Case, InputSet, map_tree
 from conformance.program.ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, SeqSpec, TensorSpec
 from conformance.program.program import Program
-from conformance.run.records import FINDINGS
+from conformance.run.records import FINDINGS, ResultRecord
 from conformance.run.runner import nudge, run_path
 
 __all__ = ["check", "assert_conforms", "CheckError", "CheckReport", "PathResult", "detect_framework"]
@@ -74,7 +74,7 @@ class PathResult:
     required_rtol: Optional[float]
     convert_s: Optional[float]
     run_s: Optional[float]
-    record: dict = field(repr=False)
+    record: ResultRecord = field(repr=False)
 
 
 @dataclass
@@ -110,7 +110,8 @@ class CheckReport:
 
     def to_dict(self) -> dict:
         return {"model": self.model, "framework": self.framework, "device": self.device,
-                "input_sets": self.input_sets, "notes": self.notes, "records": [r.record for r in self.results]}
+                "input_sets": self.input_sets, "notes": self.notes,
+                "records": [r.record.to_json() for r in self.results]}
 
     def rows(self) -> tuple[list[str], list[list[str]]]:
         header = ["path", "outcome", "max abs err", "max rel err", "atol to pass", "rtol to pass", "time", "message"]
@@ -351,8 +352,8 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     np_args = map_tree(_leaf_to_numpy, list(args))
     dyn_spec = input_spec if input_spec is not None else _default_dynamic(np_args)
     names = _forward_names(model, framework, np_args, kwargs)
-    specs = [_signature(a, s, n) for a, s, n in zip(np_args, dyn_spec if dyn_spec is not None else [None] * len(np_args),
-                                                      names)]
+    leaf_specs = dyn_spec if dyn_spec is not None else [None] * len(np_args)
+    specs = [_signature(a, s, n) for a, s, n in zip(np_args, leaf_specs, names)]
     sizes = {v.shape[i] for spec_leaf, v in zip(_spec_leaves(specs), _leaves(np_args))
              for i, d in enumerate(spec_leaf.shape) if d == DYNAMIC}
     if len(sizes) > 1:
@@ -394,7 +395,7 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     versions = fw.versions()
     for path in chosen:
         record = run_path(case, prep, path, device, versions)
-        record.pop("case", None)  # arrays of a user's model are not reproducible from a seed
+        record.case = None  # arrays of a user's model are not reproducible from a seed
         results.append(_result(path, record))
     return CheckReport(type(model).__name__, framework, device, input_sets, results, notes)
 
@@ -422,13 +423,12 @@ def _changed(base: dict, kw: dict) -> dict:
     return {k: v for k, v in kw.items() if base.get(k) != v}
 
 
-def _result(path: PathRecord, record: dict) -> PathResult:
-    failures = [f for e in record["detail"].get("inputs", []) for f in (e.get("report") or {}).get("failures", [])]
+def _result(path: PathRecord, record: ResultRecord) -> PathResult:
+    failures = [f for e in record.detail.inputs or [] for f in (e.report or {}).get("failures", [])]
     need = lambda key: max((f[key] for f in failures if f.get(key) is not None), default=None)  # noqa: E731
-    t = record["timings"]
-    return PathResult(path.id, record["outcome"], record["detail"]["message"], record["max_abs_err"],
-                      record["max_rel_err"], need("required_atol"), need("required_rtol"), t.get("convert_s"),
-                      t.get("run_s"), record)
+    return PathResult(path.id, record.outcome, record.detail.message, record.max_abs_err, record.max_rel_err,
+                      need("required_atol"), need("required_rtol"), record.timings.convert_s, record.timings.run_s,
+                      record)
 
 
 def assert_conforms(model, args: Sequence, kwargs: Optional[dict] = None, *,

@@ -18,7 +18,7 @@ reason. ``conformance_device`` is the chosen device. A test module marked
 parity suites in ``oracles/``).
 
 ``--conformance-results PATH`` writes one JSON Lines record (the ``results.jsonl`` format of
-``reports/README.md``, with the test's node id in ``test``) for every :func:`conformance.runner.check`
+``reports/README.md``, with the test's node id in ``test``) for every :func:`conformance.run.runner.check`
 a test makes, each Hypothesis example included, so a CI run of the suite feeds ``conformance report``.
 Under pytest-xdist (``-n auto``) the records travel to the controller attached to each test's report,
 as Hypothesis sends its statistics; only the controller writes the file, no worker shares it.
@@ -40,12 +40,17 @@ suites in the same environment keep their own Hypothesis settings. Then the defa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
+
+if TYPE_CHECKING:
+    from conformance.run.records import ResultRecord
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
@@ -61,8 +66,8 @@ settings.register_profile("nightly", max_examples=200, deadline=None, print_blob
 ACCEPTED = frozenset({"pass", "unsupported", "expected_divergence"})
 
 
-def judge(record: dict, case, known_bugs: str = "xfail") -> None:
-    """Judge a record of :func:`conformance.runner.check` inside a Hypothesis test (the parity suites'
+def judge(record: ResultRecord, case, known_bugs: str = "xfail") -> None:
+    """Judge a record of :func:`conformance.run.runner.check` inside a Hypothesis test (the parity suites'
     property). A ``discarded`` record (the branch-flip guard) is rejected with ``assume``; a record
     outside :data:`ACCEPTED` fails the test with its message and a replay command (the case JSON is in the
     Hypothesis note), unless it matches a known-bug record of the path: then the test xfails naming the bug
@@ -70,18 +75,18 @@ def judge(record: dict, case, known_bugs: str = "xfail") -> None:
     with its other examples, for a framework with several common known bugs)."""
     from hypothesis import assume, event, note
 
-    assume(record["outcome"] != "discarded")  # too close to a threshold to judge
+    assume(record.outcome != "discarded")  # too close to a threshold to judge
     note(json.dumps(case.to_dict()))
-    path_id, mode = f"{record['framework']}.{record['path']}", record.get("mode", "infer")
-    if record["outcome"] not in ACCEPTED and "known_issue" in record["detail"]:
+    known_issue, mode = record.detail.known_issue, record.mode
+    if record.outcome not in ACCEPTED and known_issue is not None:
         if known_bugs == "event":
-            event(f"{path_id}: {record['detail']['known_issue'][:120]}")
+            event(f"{record.path_id}: {known_issue[:120]}")
             return
-        pytest.xfail(record["detail"]["known_issue"])
-    where = path_id + ("" if mode == "infer" else f" ({mode})")
-    assert record["outcome"] in ACCEPTED, (
-        f"{where}: {record['outcome']}: {record['detail'].get('message', '')}\n"
-        f"replay with: conformance replay case.json --frameworks {record['framework']}"
+        pytest.xfail(known_issue)
+    where = record.path_id + ("" if mode == "infer" else f" ({mode})")
+    assert record.outcome in ACCEPTED, (
+        f"{where}: {record.outcome}: {record.detail.message}\n"
+        f"replay with: conformance replay case.json --frameworks {record.framework}"
         + ("" if mode == "infer" else f" --mode {mode}") + "  (the case JSON is in the Hypothesis note above)")
 
 
@@ -206,7 +211,7 @@ def conformance_device(request):
 
 # ------------------------------------------------------------------ --conformance-results
 
-_RECORDS_ATTR = "conformance_records"  # on a test report: its records as JSON strings (xdist serialises it)
+_RECORDS_ATTR = "conformance_records"  # on a test report: its records as results lines (xdist serialises it)
 _records_key = pytest.StashKey[list]()
 
 
@@ -214,12 +219,13 @@ _records_key = pytest.StashKey[list]()
 def pytest_runtest_call(item):
     if not item.config.getoption("conformance_results"):
         return (yield)
+    from conformance.run.records import results_line
     from conformance.run.runner import RECORD_HOOKS
 
     records = item.stash[_records_key] = []
 
-    def keep(record):
-        records.append(json.dumps({**record, "test": item.nodeid}, sort_keys=True))
+    def keep(record: ResultRecord):
+        records.append(results_line(dataclasses.replace(record, test=item.nodeid)))
 
     RECORD_HOOKS.append(keep)
     try:
@@ -248,7 +254,7 @@ class _ResultsWriter:
     def pytest_runtest_logreport(self, report):
         lines = getattr(report, _RECORDS_ATTR, None) or ()
         for line in lines:
-            self.file.write(line + "\n")
+            self.file.write(line)
         self.count += len(lines)
         self.file.flush()
 

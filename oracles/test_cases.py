@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.paths.records import PATHS, UnknownPathError, framework_available, load_framework, missing_requirements
-from conformance.run.runner import FINDINGS
+from conformance.run.records import FINDINGS
 from conformance.triage.corpus import CaseFileError, load_case_file, replay
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
@@ -63,10 +63,10 @@ def test_case_outcome(request, file, path_id, case_file):
             reason=f"known bug ({case_file.source}): {want.outcome} on {framework} {want.versions or 'any version'}; "
                    f"an unexpected pass means it was fixed: update {file.name}"))
     record = replay(case_file, path)
-    message = (record["detail"].get("message") or "")[:1500]
-    if want.outcome in FINDINGS and record["outcome"] == want.outcome:
+    message = record.detail.message[:1500]
+    if want.outcome in FINDINGS and record.outcome == want.outcome:
         raise KnownBug(f"{case_file.summary}\n{message}")
     expected = "pass" if want.outcome in FINDINGS else want.outcome
-    assert record["outcome"] == expected, (
-        f"{file.name} {path_id}: recorded {want.outcome}, now {record['outcome']}: {message}\n"
+    assert record.outcome == expected, (
+        f"{file.name} {path_id}: recorded {want.outcome}, now {record.outcome}: {message}\n"
         f"case: {json.dumps(case_file.summary)}")

@@ -4,7 +4,7 @@ import multiprocessing
 import os
 import signal
 
-import conformance.runner as runner
+import conformance.run.runner as runner
 
 if multiprocessing.parent_process() is not None:
     _real_prepare = runner.prepare

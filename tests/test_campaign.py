@@ -52,7 +52,8 @@ def test_campaign_survives_segfault_hang_and_memory_blowup(tmp_path):
     clean_dir = tmp_path / "clean"
     Campaign(CampaignOptions(seed=1, budget=600, max_cases=2, paths=[PATHS["torch.eager"], PATHS["torch.script"]],
                              workers=1, out=clean_dir)).run()
-    clean = {(r["index"], r["path"]): r for r in map(json.loads, (clean_dir / "results.jsonl").read_text().splitlines())}
+    clean_lines = (clean_dir / "results.jsonl").read_text().splitlines()
+    clean = {(r["index"], r["path"]): r for r in map(json.loads, clean_lines)}
     for key, r in clean.items():
         assert by[key]["outcome"] == r["outcome"] and by[key]["case_id"] == r["case_id"]
 

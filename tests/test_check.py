@@ -82,7 +82,7 @@ def test_every_path_gets_an_honest_outcome(gate_report):
 def test_derived_input_sets_test_values_batch_and_the_bool_kwarg(gate_report):
     assert gate_report.input_sets[0] == "example"
     assert {"values", "batch", 'kwargs {"use_act": false}'} <= set(gate_report.input_sets)
-    roles = [e["role"] for e in gate_report["script"].record["detail"]["inputs"]]
+    roles = [e.role for e in gate_report["script"].record.detail.inputs]
     assert roles == ["example", "values", "values", "batch", "kwargs"]
 
 
@@ -105,7 +105,7 @@ def test_planted_wrong_paths_are_mismatches(user_file, planted, kind):
     report = conformance.check(my_models.Gate(), args, kwargs, paths=[planted])
     result = report[planted]
     assert result.outcome == "mismatch", result.message
-    kinds = {f["kind"] for e in result.record["detail"]["inputs"] for f in (e.get("report") or {}).get("failures", [])}
+    kinds = {f["kind"] for e in result.record.detail.inputs for f in (e.report or {}).get("failures", [])}
     assert kind in kinds
     with pytest.raises(ConformanceMismatch, match=planted):
         report.raise_on_mismatch()
@@ -178,8 +178,8 @@ def _cli(*args, cwd):
 
 
 def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_path):
-    np.savez(user_file / "inputs.npz", x=np.full((2, 4), 0.5, np.float32), **{"extra.bias": np.ones((2, 4), np.float32)},
-             __kwargs__=np.array(json.dumps({"use_act": False})))
+    np.savez(user_file / "inputs.npz", x=np.full((2, 4), 0.5, np.float32),
+             **{"extra.bias": np.ones((2, 4), np.float32)}, __kwargs__=np.array(json.dumps({"use_act": False})))
     proc = _cli("my_models.py:Gate", "--inputs", "inputs.npz", "--paths", "script,trace", "--json",
                 str(tmp_path / "r.json"), cwd=user_file)
     assert proc.returncode == 0, proc.stderr + proc.stdout

@@ -21,8 +21,8 @@ def conformance(*args, cwd=None):
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory):
     out = tmp_path_factory.mktemp("campaign")
-    proc = conformance("fuzz", "--budget", "60", "--max-cases", "4", "--seed", "5", "--workers", "1", "--frameworks", "torch",
-                       "--paths", "script,trace", "--out", str(out))
+    proc = conformance("fuzz", "--budget", "60", "--max-cases", "4", "--seed", "5", "--workers", "1",
+                       "--frameworks", "torch", "--paths", "script,trace", "--out", str(out))
     assert proc.returncode == 0, proc.stderr + proc.stdout
     return out, proc
 
@@ -95,8 +95,8 @@ def test_cuda_skips_cleanly_without_a_gpu(tmp_path):
         pytest.skip("this machine has a GPU")
     proc = conformance("fuzz", "--device", "cuda", "--max-cases", "1", "--out", str(tmp_path), "--frameworks", "torch")
     assert proc.returncode == 0 and "no CUDA device" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "pytest", "oracles/test_torch_parity.py", "-q", "-p", "no:cacheprovider",
-                           "--conformance-device", "cuda", "--conformance-paths", "script"],
+    proc = subprocess.run([sys.executable, "-m", "pytest", "oracles/test_torch_parity.py", "-q", "-p",
+                           "no:cacheprovider", "--conformance-device", "cuda", "--conformance-paths", "script"],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0 and "2 skipped" in proc.stdout, proc.stdout[-2000:]
 

@@ -1,5 +1,7 @@
 """The oracle catches planted wrong results and ignores rounding noise."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -179,10 +181,11 @@ def test_the_parity_suites_judge_fails_a_mismatch_and_names_a_known_bug():
 
     from conformance.plugin import judge
     from conformance.run.campaign import generate_cases
+    from conformance.run.records import ResultDetail, ResultRecord
 
     case = next(generate_cases(0))
-    wrong = {"framework": "torch", "path": "script", "mode": "grad", "outcome": "mismatch", "detail": {"message": "off"}}
-    known = dict(wrong, detail={"message": "off", "known_issue": "known bug: planted"})
+    wrong = ResultRecord.for_case(case, "torch", "script", "cpu", {}, "grad").finish("mismatch", "off")
+    known = replace(wrong, detail=ResultDetail("off", known_issue="known bug: planted"))
 
     def run(record, **kw):
         @settings(max_examples=1, database=None)
@@ -191,10 +194,10 @@ def test_the_parity_suites_judge_fails_a_mismatch_and_names_a_known_bug():
             judge(record, case, **kw)
         prop()
 
-    with pytest.raises(AssertionError, match=r"torch.script \(grad\): mismatch: off\n\s*replay with: conformance replay "
-                                             r"case.json --frameworks torch --mode grad"):
+    with pytest.raises(AssertionError, match=r"torch.script \(grad\): mismatch: off\n\s*replay with: "
+                                             r"conformance replay case.json --frameworks torch --mode grad"):
         run(wrong)
     with pytest.raises(pytest.xfail.Exception, match="known bug: planted"):
         run(known)
     run(known, known_bugs="event")
-    run(dict(wrong, outcome="pass"))
+    run(replace(wrong, outcome="pass"))

@@ -18,21 +18,20 @@ from pathlib import Path
 import pytest
 
 from conformance.program.ops import OPS
-from conformance.report.dashboard import (
+from conformance.report import write_report
+from conformance.report.figures import (
     GROUP_OF,
     GROUPS,
     Column,
-    ReportError,
-    buckets,
     build_matrix,
+    failure_groups,
     latency,
-    load_results,
-    read_run,
+    read_triage,
     row_label,
     trends,
-    write_report,
 )
-from conformance.run.runner import OUTCOMES
+from conformance.report.results import ReportError, load_results, read_run
+from conformance.run.records import OUTCOMES, ResultRecord
 
 FAMILIES = list(dict.fromkeys(op.family for op in OPS.values()))
 OP_OF = {family: next(name for name, op in OPS.items() if op.family == family) for family in FAMILIES}
@@ -47,6 +46,10 @@ def rec(case, path="eager", outcome="pass", *, framework="torch", version="2.13.
             "timings": {"prepare_s": 0.01, "convert_s": convert_s, "run_s": run_s, "compare_s": 0.0001},
             "versions": {"conformance": "0.1.0", "python": "3.11.7", framework: version},
             "constructs": list(constructs), "ops": list(ops), "case": {"program": {}, "inputs": []}}
+
+
+def typed(records) -> list[ResultRecord]:
+    return [ResultRecord.from_json(r) for r in records]
 
 
 def write_run(folder: Path, records, started=None) -> Path:
@@ -72,7 +75,7 @@ def test_matrix_rows_and_columns_come_from_the_records():
                rec("b", "export", "discarded", constructs=["while_tensor"]),
                rec("a", "script", "mismatch", constructs=["if_tensor"]),
                rec("b", "script", "runtime_error", constructs=["while_tensor"])]
-    m = build_matrix(records)
+    m = build_matrix(typed(records))
     assert [r[1] for r in m.rows] == ["eager", "trace", "export", "script"]
     assert [c.heading for c in m.columns] == (["all cases", "if_tensor", "kwargs", "while_tensor"]
                                               + [f"ops: {f}" for f in FAMILIES] + ["ops: other"])
@@ -92,10 +95,10 @@ def test_latency_is_the_median_of_per_case_ratios_to_eager():
                rec("a", "script", run_s=0.003, convert_s=0.1), rec("b", "script", run_s=0.002, convert_s=0.3),
                rec("c", "script", "mismatch", run_s=0.040, convert_s=0.2),
                rec("d", "script", "conversion_error", run_s=None, convert_s=9.0)]
-    lat = latency(records)[("torch", "script", "cpu", "infer")]
+    lat = latency(typed(records))[("torch", "script", "cpu", "infer")]
     assert lat.vs_eager == pytest.approx(3.0)  # ratios 3, 1, 10; the ratio of medians would be 1.5
     assert lat.cases == 3 and lat.convert_s == pytest.approx(0.2)  # the failed conversion is not timed
-    assert latency(records)[("torch", "eager", "cpu", "infer")].vs_eager == pytest.approx(1.0)
+    assert latency(typed(records))[("torch", "eager", "cpu", "infer")].vs_eager == pytest.approx(1.0)
 
 
 def test_shards_merge_and_two_versions_make_a_trend_of_two_points(tmp_path):
@@ -109,7 +112,7 @@ def test_shards_merge_and_two_versions_make_a_trend_of_two_points(tmp_path):
     assert [r.source for r in results.runs] == [old, shard0, shard1]
     assert results.duplicates == 1 and len(results.records) == 6
     assert [v["torch"] for v in results.version_sets["torch"]] == ["2.12.0", "2.13.0"]
-    assert {r["versions"]["torch"] for r in results.latest()} == {"2.13.0"} and len(results.latest()) == 4
+    assert {r.versions["torch"] for r in results.latest()} == {"2.13.0"} and len(results.latest()) == 4
     (trend,) = trends(results)
     assert trend.labels == ["torch 2.12.0", "torch 2.13.0"]
     assert [t.pass_rate for t in trend.paths[("torch", "trace", "cpu", "infer")]] == [0.0, 1.0]
@@ -119,7 +122,7 @@ def test_a_record_without_its_framework_version_takes_its_runs(tmp_path):
     broken = rec("b", "script", "runtime_error", message="eager reference failed")
     del broken["versions"]["torch"]
     run = read_run(write_run(tmp_path / "r", [rec("a", "eager"), broken]))
-    assert run.records[1]["versions"]["torch"] == "2.13.0"
+    assert run.records[1].versions["torch"] == "2.13.0"
 
 
 @pytest.mark.parametrize("change, error", [({"schema": 2}, "newer than this conformance reads"),
@@ -141,9 +144,7 @@ def test_failures_group_into_buckets_and_link_to_triage(tmp_path):
     (triage / "bucket-1").mkdir(parents=True)
     (triage / "bucket-1" / "bucket.json").write_text(json.dumps({"case_ids": ["c"], "title": "boom in trace"}))
     (triage / "bucket-1" / "repro.py").write_text("print('repro')\n")
-    from conformance.report.dashboard import read_triage
-
-    found = buckets(records, read_triage(triage))[("torch", "trace", "cpu", "infer")]
+    found = failure_groups(typed(records), read_triage(triage))[("torch", "trace", "cpu", "infer")]
     assert [(b.outcome, len(b.records)) for b in found] == [("mismatch", 2), ("conversion_error", 1)]
     assert found[0].title == "<n> of <n> values differ; worst at (<n>, <n>)"  # triage's failure key
     assert found[1].triage is not None and found[1].triage.files == ["repro.py"]
@@ -151,7 +152,8 @@ def test_failures_group_into_buckets_and_link_to_triage(tmp_path):
     write_report(load_results([write_run(tmp_path / "run", records)]), out, triage=[triage])
     page = (out / "index.html").read_text()
     assert 'href="../triage/bucket-1/repro.py"' in page and "boom in trace" in page
-    assert f"conformance replay {tmp_path / 'run' / 'results.jsonl'} --case-id a --frameworks torch --paths torch.trace" in page
+    results = tmp_path / "run" / "results.jsonl"
+    assert f"conformance replay {results} --case-id a --frameworks torch --paths torch.trace" in page
     with pytest.raises(ReportError, match="case_ids"):
         (triage / "bucket-1" / "bucket.json").write_text("{}")
         read_triage(triage)
@@ -243,11 +245,12 @@ def test_report_command_writes_a_dashboard_summary_and_junit(tmp_path):
     assert text.count('class="trend"') == 1 and 'data-points="2"' in text  # torch: two version sets; paddle: one
     assert "One version set (paddle 3.3.1" in text
     junit = ET.parse(out / "junit.xml").getroot()
-    groups = [GROUP_OF[r["outcome"]] for r in latest]
+    groups = [GROUP_OF[r.outcome] for r in latest]
     assert int(junit.get("tests")) == len(latest) == 300
     assert int(junit.get("failures")) == groups.count("mismatch")
     assert int(junit.get("errors")) == groups.count("error")
-    assert int(junit.get("skipped")) == len(latest) - groups.count("pass") - groups.count("mismatch") - groups.count("error")
+    judged = groups.count("pass") + groups.count("mismatch") + groups.count("error")
+    assert int(junit.get("skipped")) == len(latest) - judged
     summary = (out / "summary.md").read_text()
     assert "| paddle.to_static | cpu | 30 |" in summary and "## Trend: torch" in summary
     assert "| torch 2.12.0 | torch 2.13.0 |" in summary
@@ -325,7 +328,8 @@ class DevTools:
         cmd_r, self.cmd_w = os.pipe()
         self.reply_r, reply_w = os.pipe()
         # a small Python wrapper puts the pipe ends on fds 3 and 4 before it becomes Chromium
-        wrapper = "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); os.execv(sys.argv[3], sys.argv[3:])"
+        wrapper = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+                   "os.execv(sys.argv[3], sys.argv[3:])")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", wrapper, str(cmd_r), str(reply_w), binary, "--headless", "--no-sandbox",
              "--disable-gpu", "--remote-debugging-pipe", f"--user-data-dir={profile}", "--no-first-run",
@@ -435,7 +439,7 @@ def test_grad_and_train_records_are_rows_of_their_own():
     """A campaign's --mode grad records of the same case and path do not collapse onto its infer ones."""
     infer = rec("a", "script")
     grad = dict(rec("a", "script", "mismatch"), mode="grad")
-    m = build_matrix([infer, grad])
+    m = build_matrix(typed([infer, grad]))
     assert m.rows == [("torch", "script", "cpu", "infer"), ("torch", "script", "cpu", "grad")]
     assert [row_label(r) for r in m.rows] == ["torch.script", "torch.script (grad)"]
     assert m.cell(("torch", "script", "cpu", "grad"), Column("all", "all")).status == "mismatch"

@@ -83,16 +83,16 @@ def test_a_finding_of_one_machine_is_replayed_first_by_the_others(database, tmp_
 
 
 def test_a_finding_is_replayed_in_the_mode_that_found_it(tmp_path):
-    from conformance.run.campaign import _replay_jobs, generate_cases
+    from conformance.run.campaign import generate_cases, replay_jobs
     from conformance.run.database import findings, open_database, publish
+    from conformance.run.records import ResultRecord
 
     db = open_database(str(tmp_path / "shared-db"))
     case = next(generate_cases(0))
-    publish(db, {"case": case.to_dict(), "framework": "torch", "path": "script", "mode": "grad",
-                 "outcome": "mismatch"})
-    jobs = _replay_jobs(findings(db), ["torch.script@infer", "torch.script@grad", "torch.script@train"], {})
+    publish(db, ResultRecord.for_case(case, "torch", "script", "cpu", {}, "grad").finish("mismatch", ""))
+    jobs = replay_jobs(findings(db), ["torch.script@infer", "torch.script@grad", "torch.script@train"], {})
     assert [(j.index, j.case.id, j.remaining) for j in jobs] == [(-1, case.id, ["torch.script@grad"])]
-    assert _replay_jobs(findings(db), ["torch.script@infer"], {}) == []  # a campaign without grad mode skips it
+    assert replay_jobs(findings(db), ["torch.script@infer"], {}) == []  # a campaign without grad mode skips it
 
 
 def test_pytest_replays_a_failing_example_saved_by_another_machine(redis_url, tmp_path):

@@ -1,11 +1,13 @@
 """Triage: failure signatures, the reducer, buckets, standalone reproducers, and the corpus format."""
 
 import ast
+import inspect
 import json
 import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,8 +32,10 @@ from conformance.program.ir import (
 )
 from conformance.program.program import Program
 from conformance.program.typecheck import check_program
-from conformance.triage.buckets import Bucket, failure_key, normalise, signature
+from conformance.run.records import InputResult, ResultDetail, ResultRecord
+from conformance.triage.buckets import Sighting, TriageBucket
 from conformance.triage.corpus import CaseFileError, load_case_file, parse_case
+from conformance.triage.signatures import Signature, failure_key, normalise, signature
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,11 +44,12 @@ def T(*shape):
     return TensorSpec(tuple(shape))
 
 
-def _record(outcome, message="", program=None, **detail):
-    rec = {"framework": "torch", "path": "script", "outcome": outcome, "detail": {"message": message, **detail}}
+def _record(outcome, message="", program=None, mode="infer", **detail):
+    rec = {"framework": "torch", "path": "script", "mode": mode, "outcome": outcome,
+           "detail": {"message": message, **detail}}
     if program is not None:
         rec["case"] = Case(program, (InputSet("example", 1, 0),)).to_dict()
-    return rec
+    return ResultRecord.from_json(rec)
 
 
 def _program(names=("x0", "v0")):
@@ -57,7 +62,8 @@ def _program(names=("x0", "v0")):
 def test_normalise_blanks_what_varies_between_occurrences():
     a = ("TypeError: cannot convert Model at 0x7fc8bbe42310: input 'x2' is a dict "
          "(/tmp/conformance-0/torch/1a2b3c4d5e6f/model.py, line 44)")
-    b = "TypeError: cannot convert Model at 0x7f00aa: input 'x0' is a dict (/home/u/cache/9f8e7d6c5b4a/model.py, line 7)"
+    b = ("TypeError: cannot convert Model at 0x7f00aa: input 'x0' is a dict "
+         "(/home/u/cache/9f8e7d6c5b4a/model.py, line 7)")
     assert normalise(a, {"x2"}) == normalise(b, {"x0"})
     assert normalise(a, {"x2"}).startswith("TypeError: cannot convert Model at <addr>: input '<name>' is a dict")
     assert normalise("ValueError: shapes [2, 3] and [4] do not broadcast") != normalise(a, {"x2"})
@@ -93,7 +99,8 @@ def test_paddle_to_static_errors_are_keyed_by_the_error_in_the_converted_code():
         "PreconditionNotMetError: Tensor holds no memory. Call Tensor::mutable_data firstly.\n      [Hint: holder_ "
         "should not be null.]\n      [operator < pd_kernel.phi_kernel > error]  [operator < run_program > error]")))
     assert kernel == "PreconditionNotMetError: Tensor holds no memory. Call Tensor::mutable_data firstly."
-    assert refusal == "paddle.jit.dy2static.utils.Dygraph2StaticException: python while pred change from bool to variable."
+    assert refusal == ("paddle.jit.dy2static.utils.Dygraph2StaticException: python while pred change from bool to "
+                       "variable.")
     assert other.startswith("TypeError: create_forward") and other != refusal
 
 
@@ -117,9 +124,9 @@ def test_a_crash_is_keyed_by_its_signal():
 
 
 def test_the_runner_mode_is_part_of_the_signature():
-    infer = signature(_record("mismatch", "", inputs=[{"outcome": "mismatch", "report": {"kind": "value"}}]))
-    grad = signature(dict(_record("mismatch", "", inputs=[{"outcome": "mismatch", "report": {"kind": "value"}}]),
-                          mode="grad"))
+    inputs = [{"outcome": "mismatch", "report": {"kind": "value"}}]
+    infer = signature(_record("mismatch", "", inputs=inputs))
+    grad = signature(_record("mismatch", "", mode="grad", inputs=inputs))
     assert infer != grad and grad.mode == "grad" and "(grad)" in grad.title() and "mode" not in infer.to_dict()
     assert type(grad).from_dict(grad.to_dict()) == grad
 
@@ -160,7 +167,7 @@ def test_reducer_shrinks_a_planted_while_divergence_to_a_few_statements(planted)
 
     case = _while_case()
     original = planted(case, "torch.planted_while")
-    assert original["outcome"] == "mismatch"
+    assert original.outcome == "mismatch"
     ran = []
 
     def run(candidate):
@@ -168,20 +175,20 @@ def test_reducer_shrinks_a_planted_while_divergence_to_a_few_statements(planted)
         ran.append(candidate)
         return planted(candidate, "torch.planted_while")
 
-    red = reduce_case(case, lambda r: r["outcome"] == "mismatch", run, record=original, max_seconds=120)
+    red = reduce_case(case, lambda r: r.outcome == "mismatch", run, record=original, max_seconds=120)
     assert red.complete and red.tried == len(ran) > red.kept > 0
     assert red.size_before == 14 and red.size <= 3
     assert "while_tensor" in red.case.program.constructs()
-    assert red.record["outcome"] == "mismatch" and len(red.case.inputs) == 1
+    assert red.record.outcome == "mismatch" and len(red.case.inputs) == 1
     assert len(red.case.program.input_leaves()) == 1 and not red.case.program.kwargs and not red.case.program.params
-    assert planted(red.case, "torch.planted_while")["outcome"] == "mismatch"
+    assert planted(red.case, "torch.planted_while").outcome == "mismatch"
 
 
 def test_reducer_keeps_the_case_when_nothing_smaller_fails_the_same_way(planted):
     from conformance.triage.reduce import reduce_case
 
     case = _while_case()
-    red = reduce_case(case, lambda r: r["outcome"] == "conversion_error", lambda c: planted(c, "torch.planted_while"),
+    red = reduce_case(case, lambda r: r.outcome == "conversion_error", lambda c: planted(c, "torch.planted_while"),
                       max_seconds=120)
     assert red.case == case and red.kept == 0 and red.tried > 0 and red.complete
     timed_out = reduce_case(case, lambda r: True, lambda c: planted(c, "torch.planted_while"), max_seconds=0)
@@ -208,17 +215,17 @@ def test_triage_makes_one_bucket_per_fault(planted):
     records = []
     for i, case in enumerate(_fault_cases()):
         rec = planted(case, "torch.planted_faults")
-        rec.update(seed=0, index=i)
+        rec.seed, rec.index = 0, i
         records.append(rec)
-    assert [r["outcome"] for r in records] == ["mismatch"] * 4 + ["conversion_error"] * 2
+    assert [r.outcome for r in records] == ["mismatch"] * 4 + ["conversion_error"] * 2
     lines = []
-    buckets = triage(records + [dict(records[0], outcome="pass")], planted, max_seconds=300, progress=lines.append)
+    buckets = triage(records + [replace(records[0], outcome="pass")], planted, max_seconds=300, progress=lines.append)
     assert len(buckets) == 3, [b.signature for b in buckets]
     by_feature = {("while" if "while_tensor" in b.signature.constructs else
                    "sigmoid" if "sigmoid" in b.signature.ops else "dict"): b for b in buckets}
     assert set(by_feature) == {"while", "sigmoid", "dict"}
     assert all(len(b.findings) == 2 and b.minimised for b in buckets)
-    assert by_feature["while"].first_seen == {"case_id": records[0]["case_id"], "seed": 0, "index": 0}
+    assert by_feature["while"].first_seen == {"case_id": records[0].case_id, "seed": 0, "index": 0}
     assert by_feature["dict"].signature.outcome == "conversion_error"
     assert by_feature["dict"].signature.key == "TypeError: cannot convert Model at <addr>: input '<name>' is a dict"
     assert by_feature["while"].case.program.size() <= 3 and any("->" in line for line in lines)
@@ -255,14 +262,15 @@ def while_bucket(planted):
 
     case = _while_case()
     first = planted(case, "torch.planted_while")
-    red = reduce_case(case, lambda r: r["outcome"] == "mismatch", lambda c: planted(c, "torch.planted_while"),
+    red = reduce_case(case, lambda r: r.outcome == "mismatch", lambda c: planted(c, "torch.planted_while"),
                       record=first, max_seconds=120)
-    first.update(seed=0, index=0)
-    return Bucket(signature(first).with_program(red.case.program), [first], red.case, red.record, red.to_dict())
+    first.seed, first.index = 0, 0
+    return TriageBucket(signature(first).with_program(red.case.program), [Sighting.of(first)], red.case, red.record,
+                        red.to_dict())
 
 
 def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_path):
-    from conformance.triage.buckets import write_bucket
+    from conformance.triage.bug_report import write_bucket
 
     folder = write_bucket(while_bucket, tmp_path / "bucket", verify=False)
     assert {"bucket.json", "case.json", "repro.py", "example.npz", "REPORT.md"} <= {p.name for p in folder.iterdir()}
@@ -270,7 +278,7 @@ def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported <= {"os", "sys", "json", "traceback", "typing", "numpy", "torch", "inspect", "re"}, imported
+    assert imported <= set(sys.stdlib_module_names) | {"numpy", "torch"}, imported
     python = _env_without_conformance(tmp_path)
     probe = subprocess.run([str(python), "-I", "-c", "import torch, numpy\ntry:\n    import conformance\n"
                             "except ImportError:\n    print('no conformance')"], capture_output=True, text=True)
@@ -285,11 +293,11 @@ def test_repro_shows_the_divergence_with_only_torch_and_numpy(while_bucket, tmp_
 
 
 def test_repro_agrees_where_the_path_agrees(while_bucket, tmp_path):
-    from conformance.triage.buckets import Signature, write_bucket
+    from conformance.triage.bug_report import write_bucket
 
     sig = while_bucket.signature
-    script = Bucket(Signature("torch", "script", sig.outcome, sig.key, sig.ops, sig.constructs),
-                    while_bucket.findings, while_bucket.case, while_bucket.record)
+    script = TriageBucket(Signature("torch", "script", sig.outcome, sig.key, sig.ops, sig.constructs),
+                          while_bucket.findings, while_bucket.case, while_bucket.record)
     folder = write_bucket(script, tmp_path / "script", verify=True)
     assert script.repro["verified"] is False and script.repro["exit_code"] == 0, script.repro["output_tail"]
     assert "OK: torch.script agrees with eager" in script.repro["output_tail"]
@@ -300,14 +308,13 @@ def test_repro_of_a_real_path_shows_its_bug(tmp_path):
     pytest.importorskip("onnxruntime")
     from conformance.paths.records import PATHS, load_framework
     from conformance.run.runner import check
-    from conformance.triage.buckets import write_bucket
+    from conformance.triage.bug_report import write_bucket
 
     load_framework("torch")
     case = load_case_file(ROOT / "cases" / "torch-onnx-dynamo-shape-branch-silently-frozen.json").case
     rec = check(case, PATHS["torch.onnx_dynamo"])
-    assert rec["outcome"] == "mismatch"
-    rec.update(seed=None, index=None)
-    bucket = Bucket(signature(rec).with_program(case.program), [rec], case, rec)
+    assert rec.outcome == "mismatch"
+    bucket = TriageBucket(signature(rec).with_program(case.program), [Sighting.of(rec)], case, rec)
     folder = write_bucket(bucket, tmp_path / "onnx", verify=True)
     assert (folder / "inputs.npz").exists()  # the batch input set shows it, not the example
     assert bucket.repro["verified"] is True, bucket.repro["output_tail"]
@@ -318,11 +325,12 @@ def _passing_case():
     body = (Get("a", "x0"), Get("b", "x1", (0,)), OpStmt("c", "mul", ("a", "b")),
             If(KwargCond("k0", "truth"), (OpStmt("c", "relu", ("c",)),)), OpStmt("d", "sigmoid", ("a",)))
     program = Program(4, (Input("x0", T("B", 3)), Input("x1", SeqSpec("list", (T(3),)))),
-                      (Kwarg("k0", "bool", True, (True, False)),), (), body, OutSeq("tuple", (OutVar("c"), OutVar("d"))))
+                      (Kwarg("k0", "bool", True, (True, False)),), (), body,
+                      OutSeq("tuple", (OutVar("c"), OutVar("d"))))
     return Case(program, (InputSet("example", 2, 0), InputSet("batch", 4, 1)))
 
 
-#: The torch paths with a reproducer snippet (the compile ones take a while).
+#: Torch paths whose repro.py is checked (the compile ones take a while).
 _REPRO_PATHS = ["torch.script", "torch.trace", "torch.export", "torch.onnx_dynamo", "torch.onnx_torchscript",
                 pytest.param("torch.compile", marks=pytest.mark.slow),
                 pytest.param("torch.compile_aot_eager", marks=pytest.mark.slow)]
@@ -335,21 +343,64 @@ def test_repro_snippet_converts_like_its_path(path_id, tmp_path):
     pytest.importorskip("torch")
     from conformance.paths.records import PATHS, load_framework, missing_requirements
     from conformance.run.runner import check
-    from conformance.triage.buckets import write_bucket
+    from conformance.triage.bug_report import write_bucket
 
     load_framework("torch")
     path = PATHS[path_id]
-    assert path.repro, f"{path_id} has no reproducer snippet"
     if missing_requirements(path):
         pytest.skip(f"{path_id} needs {', '.join(missing_requirements(path))}")
     case = _passing_case()
     rec = check(case, path)
-    assert rec["outcome"] == "pass", rec["detail"]["message"]
-    bucket = Bucket(signature(dict(rec, outcome="mismatch")).with_program(case.program), [rec], case,
-                    {**rec, "detail": {"inputs": [{"index": 1, "outcome": "mismatch"}]}})
+    assert rec.outcome == "pass", rec.detail.message
+    failing_batch = replace(rec, outcome="mismatch", detail=ResultDetail(inputs=[InputResult("batch", 1, "mismatch")]))
+    bucket = TriageBucket(signature(failing_batch).with_program(case.program), [Sighting.of(rec)], case,
+                          failing_batch)
     write_bucket(bucket, tmp_path / "b", verify=True)
     assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
     assert f"OK: {path_id} agrees with eager" in bucket.repro["output_tail"]
+
+
+@pytest.mark.parametrize("path_id", ["torch.script", "torch.trace", "torch.onnx_dynamo"])
+def test_repro_contains_the_code_the_campaign_ran(path_id):
+    """repro.py is assembled from the conversion functions themselves, never from a copy kept beside them."""
+    pytest.importorskip("torch")
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.triage import repro_main
+    from conformance.triage.repro import repro_source
+
+    fw = load_framework("torch")
+    path = PATHS[path_id]
+    case = _passing_case()
+    record = ResultRecord.for_case(case, "torch", path.name, "cpu", {}).finish("mismatch", "")
+    bucket = TriageBucket(signature(record).with_program(case.program), [Sighting.of(record)], case, record)
+    source = repro_source(bucket)
+    for fn in (path.convert, path.run, fw.prepare, fw.call, fw.to_numpy, repro_main.reproduce,
+               repro_main.differences):
+        fn = getattr(fn, "func", fn)  # a functools.partial: the function it binds
+        assert inspect.getsource(fn) in source, fn
+    assert f"PATH = {path_id!r}" in source and "RUN_ON = ['example.npz']" in source
+    assert "class Model(torch.nn.Module):" in source and "if __name__ == \"__main__\":" in source
+    tree = ast.parse(source)
+    defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    assert len(defined) == len(set(defined))  # what two parts share is written once
+
+
+def test_the_reproducer_driver_is_standalone():
+    """repro_main is copied into every repro.py: it may import only the standard library and numpy."""
+    from conformance.triage import repro_main
+    from conformance.triage.repro import DATA, driver_source
+
+    tree = ast.parse(inspect.getsource(repro_main))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= set(sys.stdlib_module_names) | {"numpy"}, imported
+    data = {"PATH": "tf.xla", "RUN_ON": ["example.npz", "inputs.npz"], "LEAF_NAMES": ["x0", "x1.k"],
+            "ARG_NAMES": ["x0", "x1"], "DYNAMIC_AXES": {"x0": [0], "x1.k": []}}
+    source = driver_source(data)
+    namespace: dict = {"__name__": "repro", "__file__": "/tmp/repro.py"}
+    exec(compile(source, "repro.py", "exec"), namespace)
+    assert {name: namespace[name] for name in DATA} == data
 
 
 # ------------------------------------------------------------------ the command line and the corpus
@@ -360,10 +411,10 @@ def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_pa
     for i, case in enumerate([_while_case(), _fault_cases()[-1]]):
         path = "torch.planted_while" if i == 0 else "torch.planted_faults"
         rec = planted(case, path)
-        rec.update(seed=7, index=i)
+        rec.seed, rec.index = 7, i
         records.append(rec)
     results = tmp_path / "results.jsonl"
-    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    results.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
     out, cases = tmp_path / "triage", tmp_path / "cases"
 
     def conformance(*args):
@@ -377,7 +428,8 @@ def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_pa
     folders = sorted(p for p in out.iterdir() if p.is_dir() and p.name != "logs")
     assert len(folders) == 2
     for folder in folders:
-        assert {"bucket.json", "case.json", "repro.py", "REPORT.md", "example.npz"} <= {p.name for p in folder.iterdir()}
+        written = {p.name for p in folder.iterdir()}
+        assert {"bucket.json", "case.json", "repro.py", "REPORT.md", "example.npz"} <= written
         assert json.loads((folder / "bucket.json").read_text())["repro"]["verified"] is True
     saved = sorted(cases.glob("*.json"))
     assert [load_case_file(f).expected for f in saved] and len(saved) == 2
@@ -390,7 +442,7 @@ def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_pa
     replay = conformance("replay", str(saved[0]), "--load", "tests.planted_triage", "--frameworks", "torch",
                          "--paths", "planted_while,planted_faults")
     assert replay.returncode == 1  # still a finding
-    from conformance.report.dashboard import read_triage
+    from conformance.report.figures import read_triage
 
     assert {b.path for b in read_triage(out)} == {"torch.planted_while", "torch.planted_faults"}
 
@@ -470,15 +522,15 @@ def test_a_hand_written_model_is_judged_call_by_call():
     # script copies the attribute when it converts: the change before call 1 does not reach it;
     # on call 2 both raise, which agrees
     record = check_model(ModelSource("torch", source), PATHS["torch.script"])
-    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass", "mismatch", "pass"]
-    assert record["outcome"] == "mismatch" and record["detail"]["message"].startswith("call 1:")
+    assert [e.outcome for e in record.detail.inputs] == ["pass", "mismatch", "pass"]
+    assert record.outcome == "mismatch" and record.detail.message.startswith("call 1:")
     unchanged = source.replace("2.0 if index == 1 else 1.0", "1.0")
-    assert check_model(ModelSource("torch", unchanged), PATHS["torch.script"])["outcome"] == "pass"
+    assert check_model(ModelSource("torch", unchanged), PATHS["torch.script"]).outcome == "pass"
     # 1 / 0 raises ZeroDivisionError in Python; TorchScript returns inf: a result where eager raises
     divide = unchanged.replace("([-np.ones(3, np.float32)], {})", "([np.ones(3, np.float32)], {'m': 0})")
     record = check_model(ModelSource("torch", divide), PATHS["torch.script"])
-    assert record["outcome"] == "mismatch" and "returns a result where eager raises ZeroDivisionError" in \
-        record["detail"]["message"]
+    assert record.outcome == "mismatch" and "returns a result where eager raises ZeroDivisionError" in \
+        record.detail.message
 
 
 def test_expected_bugs_are_strict_xfails(tmp_path):
@@ -496,7 +548,8 @@ def test_expected_bugs_are_strict_xfails(tmp_path):
                      "class Model(torch.nn.Module):", "    def forward(self, x):", "        return x + 1", "", "",
                      "INPUTS = [([np.ones(2, np.float32)], {})]"]})
     (tmp_path / "cases" / "fixed-upstream.json").write_text(json.dumps(fixed))
-    (tmp_path / "cases" / "passes.json").write_text(json.dumps(dict(fixed, expected={"torch.script": {"outcome": "pass"}})))
+    passes = dict(fixed, expected={"torch.script": {"outcome": "pass"}})
+    (tmp_path / "cases" / "passes.json").write_text(json.dumps(passes))
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rxX",
                            "oracles/test_cases.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert "1 failed, 1 passed, 1 xfailed" in proc.stdout, proc.stdout + proc.stderr

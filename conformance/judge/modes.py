@@ -31,6 +31,9 @@ class InputRun:
     reference: object
     noise: object
     stability: Stability
+    #: Eager raised on this input set (a call of a hand-written model that must fail): the converted model
+    #: must raise too. None: eager returned ``eager``.
+    eager_error: Optional[str] = None
 
 
 class ReplayUnavailable(Exception):
@@ -43,6 +46,10 @@ FORWARD_SEED = 0
 
 @dataclass
 class Prepared:
+    """The eager side of a case, for the runner's convert, run and judge loop: the case's input sets with eager's
+    outputs. This one is a rendered program's (its probed models give the branch-flip guard and replays of the
+    example's control flow); ``conformance check`` and the corpus's hand-written models subclass it."""
+
     framework: Framework
     module: object
     runs: list[InputRun]
@@ -52,9 +59,32 @@ class Prepared:
     program: Optional[Program] = None  # the case's program (None for a user's model: `conformance check`)
     cache: dict = field(default_factory=dict)  # per mode: its eager references, computed once per case
 
+    #: On a mismatch, run the converted model once more on the same inputs to tell a nondeterministic path
+    #: (False where a second call is not the same call: a hand-written model may keep state between calls).
+    reruns_mismatches = True
+
     def new_model(self):
         """A fresh eager model for one path to convert (some conversions change the model in place)."""
         return self.module.Model()
+
+    def before_run(self, model, run: InputRun) -> None:
+        """Called before the converted ``model`` runs on ``run`` (a hand-written model's ``before_call``)."""
+
+    def label(self, run: InputRun) -> str:
+        """How a record's message names the input set it is about."""
+        return f"{run.role} inputs"
+
+    def differences(self, run: InputRun, example: InputRun) -> set:
+        """What ``run`` changes from the example among :data:`~conformance.paths.records.SPECIALISATIONS`: a
+        path that specialises on it is judged against eager replayed with the example's choices."""
+        found = set()
+        if run.kwargs != example.kwargs:
+            found.add("kwargs")
+        if run.stability.decisions != example.stability.decisions:
+            found.add("control_flow")
+        if run.batch != example.batch:
+            found.add("shapes")
+        return found
 
     def seed_forward(self, seed: int = FORWARD_SEED) -> None:
         """Seed the framework's generator before a forward of a model in ``train()``: dropout draws from it."""
@@ -149,8 +179,9 @@ class Mode:
 
     def guard(self, path: PathRecord, ctx: ConvertContext, prep: Prepared, run: InputRun) -> str:
         """Why ``run`` is not judged along ``path`` beyond the branch-flip guard ("" if it is): a path that
-        computes in reduced precision and there decides a branch otherwise."""
-        if not path.precision:
+        computes in reduced precision and there decides a branch otherwise. A model without probes (a user's
+        model, a hand-written one) cannot show its decisions: there it is judged without this guard."""
+        if not path.precision or not prep.probed:
             return ""
         from conformance.judge.precision import decision_flip
 

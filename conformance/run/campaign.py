@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import multiprocessing as mp
 import os
 import signal
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from conformance.program.case import Case
+from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 
 CHUNK = 25
 
@@ -194,19 +194,17 @@ def recorded(results: Path) -> dict:
     if data and not data.endswith(b"\n"):  # the process died inside a write: that record is incomplete
         data = data[: data.rfind(b"\n") + 1]
         results.write_bytes(data)
-    for line in data.decode().splitlines():
-        if line.strip():
-            r = json.loads(line)
-            case_id, keys = done.setdefault(r["index"], (r["case_id"], set()))
-            keys.add(task_key(f"{r['framework']}.{r['path']}", r.get("mode", "infer")))
+    for record in read_results(results):
+        case_id, keys = done.setdefault(record.index, (record.case_id, set()))
+        keys.add(task_key(record.path_id, record.mode))
     return done
 
 
 class Campaign:
     """Runs a campaign; ``on_record(record)`` is called for each record as it is written."""
 
-    def __init__(self, options: CampaignOptions, on_record: Callable[[dict], None] = lambda r: None):
-        self.o = options
+    def __init__(self, options: CampaignOptions, on_record: Callable[[ResultRecord], None] = lambda r: None):
+        self.options = options
         self.on_record = on_record
         self.ctx = mp.get_context("spawn")
         self.workers: list[_Worker] = []
@@ -219,40 +217,41 @@ class Campaign:
     def _spawn(self, slot: int) -> _Worker:
         parent, child = self.ctx.Pipe()
         self.spawned += 1
-        log = self.o.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
+        log = self.options.out / "logs" / f"worker{slot}-{self.spawned}.log"  # one log per process
         log.parent.mkdir(parents=True, exist_ok=True)
-        proc = self.ctx.Process(target=_worker_main, args=(child, [p.id for p in self.o.paths], self.o.device,
-                                                           str(log), list(self.o.modules), self.o.memory_gb),
-                                daemon=True)
+        options = self.options
+        worker_args = (child, [p.id for p in options.paths], options.device, str(log), list(options.modules),
+                       options.memory_gb)
+        proc = self.ctx.Process(target=_worker_main, args=worker_args, daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent, log)
 
-    def _send(self, w: _Worker, job: _Job) -> None:
+    def _send(self, worker: _Worker, job: _Job) -> None:
         job.current, job.started = None, time.monotonic()
-        w.job = job
-        w.conn.send((job.case.to_dict(), list(job.remaining)))
+        worker.job = job
+        worker.conn.send((job.case.to_dict(), list(job.remaining)))
 
-    def _receive(self, w: _Worker, write) -> None:
+    def _receive(self, worker: _Worker, write) -> None:
         """Take every message the worker has sent (raises EOFError/OSError once it is gone)."""
         from conformance.run.runner import task_key
 
-        while w.conn.poll():
-            kind, payload = w.conn.recv()
+        while worker.conn.poll():
+            kind, payload = worker.conn.recv()
             now = time.monotonic()
             if kind == "ready":
-                w.ready = True
+                worker.ready = True
                 if self.t0 is None:
                     self.t0 = now  # the budget counts from the first worker that can run cases
             elif kind == "start":
-                w.job.current, w.job.started = payload, now
+                worker.job.current, worker.job.started = payload, now
             elif kind == "record":
-                write(w.job.index, payload)
-                key = task_key(f"{payload['framework']}.{payload['path']}", payload["mode"])
-                w.job.remaining = [k for k in w.job.remaining if k != key]
-                w.job.current, w.job.started = None, now
+                write(worker.job.index, payload)
+                key = task_key(payload.path_id, payload.mode)
+                worker.job.remaining = [k for k in worker.job.remaining if k != key]
+                worker.job.current, worker.job.started = None, now
             else:  # done
-                w.job = None
+                worker.job = None
                 self.n_cases += 1
 
     def _lost(self, slot: int, outcome: str, why: str, write) -> None:
@@ -262,29 +261,29 @@ class Campaign:
         reference of a framework (``prepare:<framework>``) takes all that framework's remaining tasks with it; a
         worker that never became ready, or had not been sent its case yet, records nothing.
         """
-        w = self.workers[slot]
-        job = w.job
+        worker = self.workers[slot]
+        job = worker.job
         in_flight = job.current if job is not None and job.started is not None else None
-        if w.proc.is_alive():
-            w.proc.kill()
-        w.proc.join(5)
+        if worker.proc.is_alive():
+            worker.proc.kill()
+        worker.proc.join(5)
         try:  # records sent before it died still count
-            self._receive(w, write)
+            self._receive(worker, write)
         except (EOFError, OSError):
             pass
-        job = w.job
-        if not w.ready:
+        job = worker.job
+        if not worker.ready:
             self.startup_failures += 1
             if self.startup_failures >= 3:
-                tail = w.log.read_text(errors="replace")[-2000:] if w.log.exists() else ""
+                tail = worker.log.read_text(errors="replace")[-2000:] if worker.log.exists() else ""
                 raise WorkerStartError(f"worker processes die or hang while starting (exit code "
-                                       f"{w.proc.exitcode}); the end of {w.log}:\n{tail}")
+                                       f"{worker.proc.exitcode}); the end of {worker.log}:\n{tail}")
         else:
             self.startup_failures = 0
         self.workers[slot] = self._spawn(slot)
         if job is None:
             return
-        if w.ready and job.started is not None:
+        if worker.ready and job.started is not None:
             in_flight = in_flight or job.current or job.remaining[0]
             if in_flight.startswith("prepare:"):
                 fw = in_flight.split(":", 1)[1]
@@ -292,19 +291,18 @@ class Campaign:
                 why += f" while running the {fw} eager reference"
             else:
                 lost = [in_flight] if in_flight in job.remaining else []  # else it finished in the drain
-            self._record_lost(job, lost, outcome, why, w, write)
+            self._record_lost(job, lost, outcome, why, worker, write)
         if job.remaining:
             job.current, job.started = None, None
             self.workers[slot].job = job  # sent once the replacement says it is ready
         else:
             self.n_cases += 1
 
-    def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, w: _Worker, write) -> None:
+    def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, worker: _Worker, write) -> None:
         from conformance.paths.records import PATHS, load_framework
-        from conformance.run.records import base_record, finish
         from conformance.run.runner import split_task_key
 
-        code = w.proc.exitcode
+        code = worker.proc.exitcode
         if code is not None and code < 0:
             try:
                 why += f" (signal {signal.Signals(-code).name})"
@@ -312,44 +310,45 @@ class Campaign:
                 why += f" (signal {-code})"
         elif code is not None and outcome == "crash":
             why += f" (exit code {code})"
-        tail = w.log.read_text(errors="replace")[-1500:] if w.log.exists() else ""
+        tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
         for key in lost:
             pid, mode = split_task_key(key)
             path = PATHS[pid]
-            rec = base_record(job.case, path, self.o.device, load_framework(path.framework).versions(), mode)
-            rec["detail"]["stderr_tail"] = tail
-            write(job.index, finish(rec, outcome, why))
+            record = ResultRecord.for_case(job.case, path.framework, path.name, self.options.device,
+                                           load_framework(path.framework).versions(), mode)
+            record.detail.stderr_tail = tail
+            write(job.index, record.finish(outcome, why))
         job.remaining = [p for p in job.remaining if p not in lost]
 
     def run(self) -> dict:
-        o = self.o
-        o.out.mkdir(parents=True, exist_ok=True)
-        done = recorded(o.out / "results.jsonl") if o.resume else {}
+        options = self.options
+        options.out.mkdir(parents=True, exist_ok=True)
+        done = recorded(options.out / "results.jsonl") if options.resume else {}
         from conformance.run.runner import task_key, tasks_of
 
-        keys = [task_key(p.id, mode) for p, mode in tasks_of(o.paths, o.modes)]
+        keys = [task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)]
         db = None
         replays: list[_Job] = []
-        if o.database:
+        if options.database:
             from conformance.run.database import findings, open_database
-            from conformance.run.records import FINDINGS
 
-            db = open_database(o.database)
-            replays = _replay_jobs(findings(db), keys, done)
-        results = (o.out / "results.jsonl").open("a" if o.resume else "w")
+            db = open_database(options.database)
+            replays = replay_jobs(findings(db), keys, done)
+        results = (options.out / "results.jsonl").open("a" if options.resume else "w")
 
-        def write(index: int, record: dict) -> None:
-            record["seed"], record["index"] = o.seed, index
-            results.write(json.dumps(record, sort_keys=True) + "\n")
+        def write(index: int, record: ResultRecord) -> None:
+            record.seed, record.index = options.seed, index
+            results.write(results_line(record))
             results.flush()
-            if db is not None and index >= 0 and record["outcome"] in FINDINGS:
+            if db is not None and index >= 0 and record.outcome in FINDINGS:
                 from conformance.run.database import publish
 
                 publish(db, record)
             self.on_record(record)
 
-        shard, shards = o.shard
-        stream = ((i, case) for i, case in enumerate(generate_cases(o.seed, **o.generator)) if i % shards == shard)
+        shard, shards = options.shard
+        stream = ((index, case) for index, case in enumerate(generate_cases(options.seed, **options.generator))
+                  if index % shards == shard)
 
         def next_job() -> Optional[_Job]:
             """The next shared finding to replay, else the next case of this shard with paths left to run
@@ -357,66 +356,67 @@ class Campaign:
             if replays:
                 return replays.pop(0)
             for index, case in stream:
-                if o.max_cases is not None and index >= o.max_cases:
+                if options.max_cases is not None and index >= options.max_cases:
                     return None
                 case_id, have = done.get(index, (case.id, set()))
                 if case_id != case.id:
-                    raise ResumeError(f"case {index} in {o.out / 'results.jsonl'} is {case_id}, this campaign's is "
-                                      f"{case.id}: resume with the seed and options that made those results")
+                    raise ResumeError(f"case {index} in {options.out / 'results.jsonl'} is {case_id}, this campaign's "
+                                      f"is {case.id}: resume with the seed and options that made those results")
                 remaining = [k for k in keys if k not in have]
                 if remaining:
                     return _Job(index, case, remaining)
             return None
 
-        self.workers = [self._spawn(i) for i in range(max(1, o.workers))]
+        self.workers = [self._spawn(i) for i in range(max(1, options.workers))]
         exhausted = False
         try:
             while True:
-                out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= o.budget) or exhausted \
+                out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= options.budget) or exhausted \
                     or self.stopped
-                for w in self.workers:
-                    if w.ready and w.job is not None and w.job.started is None:
-                        self._send(w, w.job)  # a case resumed after a crash or timeout
-                    elif w.ready and w.job is None and not out_of_time:
+                for worker in self.workers:
+                    if worker.ready and worker.job is not None and worker.job.started is None:
+                        self._send(worker, worker.job)  # a case resumed after a crash or timeout
+                    elif worker.ready and worker.job is None and not out_of_time:
                         job = next_job()
                         if job is None:
                             exhausted = out_of_time = True
                         else:
-                            self._send(w, job)
-                if out_of_time and not any(w.job is not None for w in self.workers):
+                            self._send(worker, job)
+                if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break
                 wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=1.0)
-                for slot, w in enumerate(list(self.workers)):
+                for slot, worker in enumerate(list(self.workers)):
                     try:
-                        self._receive(w, write)
+                        self._receive(worker, write)
                     except (EOFError, OSError):
                         self._lost(slot, "crash", "the worker process died", write)
                         continue
                     now = time.monotonic()
-                    if not w.proc.is_alive():
+                    if not worker.proc.is_alive():
                         self._lost(slot, "crash", "the worker process died", write)
-                    elif not w.ready and now - w.spawned_at > max(o.timeout, 60.0):
+                    elif not worker.ready and now - worker.spawned_at > max(options.timeout, 60.0):
                         self._lost(slot, "crash", "the worker process hung while starting", write)
-                    elif w.job is not None and w.job.started is not None and now - w.job.started > o.timeout:
-                        self._lost(slot, "timeout", f"no result within {o.timeout:g} s", write)
+                    elif (worker.job is not None and worker.job.started is not None
+                          and now - worker.job.started > options.timeout):
+                        self._lost(slot, "timeout", f"no result within {options.timeout:g} s", write)
         except KeyboardInterrupt:
             self.stopped = True
         finally:
-            for w in self.workers:
+            for worker in self.workers:
                 try:
-                    w.conn.send(None)
+                    worker.conn.send(None)
                 except (OSError, BrokenPipeError):
                     pass
-            for w in self.workers:
-                w.proc.join(3)
-                if w.proc.is_alive():
-                    w.proc.kill()
+            for worker in self.workers:
+                worker.proc.join(3)
+                if worker.proc.is_alive():
+                    worker.proc.kill()
             results.close()
         elapsed = time.monotonic() - self.t0 if self.t0 is not None else 0.0
         return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
 
 
-def _replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
+def replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
     """Jobs replaying shared findings on this campaign's tasks (paths in modes): one per case, numbered
     -1, -2 ...; with ``--resume``, what an earlier run of this campaign already replayed (same case id) is
     skipped."""

@@ -21,6 +21,8 @@ import json
 from pathlib import Path
 from typing import Iterator
 
+from conformance.run.records import ResultRecord
+
 #: The database key campaign findings are saved under (its format version is part of it).
 FINDINGS_KEY = b"conformance:findings:v1"
 
@@ -55,10 +57,10 @@ def open_database(url: str):
     return DirectoryBasedExampleDatabase(str(path))
 
 
-def publish(db, record: dict) -> None:
+def publish(db, record: ResultRecord) -> None:
     """Save the finding ``record`` (its case, path and mode) so every machine replays it first."""
-    entry = {"case": record["case"], "path": f"{record['framework']}.{record['path']}",
-             "mode": record.get("mode", "infer"), "outcome": record["outcome"], "versions": record.get("versions", {})}
+    entry = {"case": record.case, "path": record.path_id, "mode": record.mode, "outcome": record.outcome,
+             "versions": record.versions}
     db.save(FINDINGS_KEY, json.dumps(entry, sort_keys=True).encode())
 
 

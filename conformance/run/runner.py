@@ -3,8 +3,8 @@
 For each framework the case is rendered and imported once; eager runs the probed model in fp32 and
 fp64 on the CPU for every input set (the reference outputs and the branch-flip guard). Then each path
 converts a fresh model on the example input set and runs the result on every input set; the oracle
-compares each output with eager's. One result record (a plain dict, the JSON Lines schema of
-``reports/README.md``) comes out per (case, path).
+compares each output with eager's. One :class:`~conformance.run.records.ResultRecord` (the JSON Lines
+schema of ``reports/README.md``) comes out per (case, path, mode).
 
 What is run and compared is the *mode* (:class:`Mode`): ``infer`` (here) compares outputs; ``grad`` and
 ``train`` (:mod:`conformance.training`) compare gradients and optimizer steps, with the same conversion,
@@ -26,12 +26,15 @@ from typing import Iterator, Optional
 import numpy as np
 
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
-from conformance.judge.oracle import finite_or_none
+from conformance.judge.oracle import Report, finite_or_none
 from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
 from conformance.program.case import Case, map_tree, materialize
 from conformance.program.program import tensor_names
 from conformance.render.source import cache_dir, load_model_module
-from conformance.run.records import SEVERITY, base_record, finish
+from conformance.run.records import FINDINGS, OUTCOMES, SEVERITY, InputResult, ResultDetail, ResultRecord
+
+__all__ = ["FINDINGS", "OUTCOMES", "RECORD_HOOKS", "captured_output", "check", "error_text", "get_mode", "nudge",
+           "prepare", "run_case", "run_path", "split_task_key", "task_key", "tasks_of"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -46,8 +49,8 @@ def error_text(e: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def captured_output(into: dict, key: str = "output_tail", keep: int = 2000):
-    """Capture what the framework prints to fd 1 and 2 (C++ too) into ``into[key]`` (its tail)."""
+def captured_output(detail: ResultDetail, keep: int = 2000):
+    """Capture what the framework prints to fd 1 and 2 (C++ too) into ``detail.output_tail`` (its tail)."""
     sys.stdout.flush()
     sys.stderr.flush()
     saved = [os.dup(1), os.dup(2)]
@@ -66,7 +69,7 @@ def captured_output(into: dict, key: str = "output_tail", keep: int = 2000):
             tmp.seek(0)
             text = _ANSI.sub("", tmp.read().decode(errors="replace"))
             if text.strip():
-                into[key] = (into.get(key, "") + text)[-keep:]
+                detail.output_tail = ((detail.output_tail or "") + text)[-keep:]
 
 
 def _out_of_memory(e: BaseException) -> bool:
@@ -124,57 +127,53 @@ def nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.nextafter(a, np.where(rng.random(a.shape) < 0.5, -np.inf, np.inf).astype(a.dtype))
 
 
-def _what_differs(run: InputRun, example: InputRun) -> set:
-    diffs = set()
-    if run.kwargs != example.kwargs:
-        diffs.add("kwargs")
-    if run.stability.decisions != example.stability.decisions:
-        diffs.add("control_flow")
-    if run.batch != example.batch:
-        diffs.add("shapes")
-    return diffs
+def _limitation_text(lim) -> str:
+    return f"{lim.reason} {lim.reference}".strip()
 
 
 def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
-             versions: Optional[dict] = None, mode: str = "infer") -> dict:
+             versions: Optional[dict] = None, mode: str = "infer") -> ResultRecord:
     """Convert with ``path`` on the example inputs, run on every input set, and judge: one record.
 
-    ``mode``: what is run and compared (:data:`~conformance.paths.MODES`; see :class:`Mode`)."""
+    The one convert, run and judge loop: campaigns, ``runner.check``, the reducer, the corpus and
+    ``conformance check`` all come here, with the :class:`Prepared` of a rendered program or of a model
+    of their own. ``mode``: what is run and compared (:data:`~conformance.paths.MODES`; see :class:`Mode`)."""
     fw = prep.framework
     version = fw.version()
-    record = base_record(case, path, device, versions or fw.versions(), mode)
-    record["timings"]["prepare_s"] = round(prep.prepare_s, 6)
+    record = ResultRecord.for_case(case, path.framework, path.name, device, versions or fw.versions(), mode)
+    detail = record.detail
+    record.timings.prepare_s = round(prep.prepare_s, 6)
     example = prep.runs[0]
     if not example.stability.stable:
-        return finish(record, "discarded", f"branch-flip guard: {example.stability.reason}")
+        return record.finish("discarded", f"branch-flip guard: {example.stability.reason}")
     missing = missing_requirements(path)
     if missing:
-        return finish(record, "unsupported", f"not installed: {', '.join(missing)}")
+        return record.finish("unsupported", f"not installed: {', '.join(missing)}")
     if device not in path.devices or device not in fw.devices():
-        return finish(record, "unsupported", f"device {device!r} is not available for {path.id}")
-    m = get_mode(mode)
-    why_not = m.unsupported(path, fw)
+        return record.finish("unsupported", f"device {device!r} is not available for {path.id}")
+    rules = get_mode(mode)  # what is run and compared
+    why_not = rules.unsupported(path, fw)
     if why_not:
-        return finish(record, "unsupported", why_not)
+        return record.finish("unsupported", why_not)
     t0 = time.perf_counter()
     try:
-        judged = m.judged(prep)
+        judged = rules.judged(prep)
     except Exception as e:  # noqa: BLE001 - eager itself fails in this mode: no path can be judged
         text = error_text(e)
-        lim = m.limitation_for(Failure.of_exception(e, "eager", mode))
-        record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
+        lim = rules.limitation_for(Failure.of_exception(e, "eager", mode))
+        detail.traceback = _short(traceback.format_exc(), 4000)
         if lim:
-            record["detail"]["limitation"] = lim.reason
-            return finish(record, lim.outcome, f"eager {mode} reference: {_short(text, 600)}")
-        return finish(record, "runtime_error", f"eager {mode} reference failed: {_short(text)}")
-    record["timings"]["prepare_s"] = round(prep.prepare_s + time.perf_counter() - t0, 6)
+            detail.limitation = lim.reason
+            return record.finish(lim.outcome, f"eager {mode} reference: {_short(text, 600)}")
+        return record.finish("runtime_error", f"eager {mode} reference failed: {_short(text)}")
+    record.timings.prepare_s = round(prep.prepare_s + time.perf_counter() - t0, 6)
     workdir = cache_dir() / fw.name / case.program.id / path.name
     workdir.mkdir(parents=True, exist_ok=True)
     names = tensor_names(case.program)
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
     t0 = time.perf_counter()
     try:
-        with warnings.catch_warnings(record=True) as caught, captured_output(record["detail"]):
+        with warnings.catch_warnings(record=True) as caught, captured_output(detail):
             warnings.simplefilter("always")
             model = set_training(fw, fw.prepare(prep.new_model(), device, False), prep.training)
             ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
@@ -182,92 +181,113 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             prep.seed_forward()
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
-        record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
+        record.timings.convert_s = round(time.perf_counter() - t0, 6)
         text = error_text(e)
         if _out_of_memory(e):
-            return finish(record, "crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
+            return record.finish("crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
         lim = path.limitation_for(Failure.of_exception(e, "convert", mode), version)
         if lim and lim.outcome:
-            record["detail"]["limitation"] = lim.reason
-            return finish(record, lim.outcome, _short(text, 600))
+            detail.limitation = lim.reason
+            return record.finish(lim.outcome, _short(text, 600))
         if lim:
-            record["detail"]["known_issue"] = f"{lim.reason} {lim.reference}".strip()
-        record["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
-        return finish(record, "conversion_error", _short(text))
-    record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
-    record["detail"]["warnings"] = sorted({f"{w.category.__name__}: {str(w.message)[:160]}" for w in caught})[:8]
+            detail.known_issue = _limitation_text(lim)
+        detail.traceback = _short(traceback.format_exc(), 4000)
+        return record.finish("conversion_error", _short(text))
+    record.timings.convert_s = round(time.perf_counter() - t0, 6)
+    detail.warnings = sorted({f"{w.category.__name__}: {str(w.message)[:160]}" for w in caught})[:8]
     if path.counters:
-        record["detail"]["counters"] = path.counters(artifact)
-    per_input = []
+        detail.counters = path.counters(artifact)
+    detail.inputs = []
     run_s = compare_s = 0.0
     for ref in judged:
         run = ref.run
-        entry = {"role": run.role, "index": run.index}
-        per_input.append(entry)
+        entry = InputResult(run.role, run.index)
+        detail.inputs.append(entry)
         if not ref.stability.stable:
-            entry.update(outcome="discarded", message=f"branch-flip guard: {ref.stability.reason}")
+            entry.outcome, entry.message = "discarded", f"branch-flip guard: {ref.stability.reason}"
             continue
         t1 = time.perf_counter()
         try:
-            with captured_output(record["detail"]):
-                unjudged = m.guard(path, ctx, prep, run)
-                out = m.execute(path, artifact, ctx, prep, run, to_dev) if not unjudged else None
+            with captured_output(detail):
+                unjudged = rules.guard(path, ctx, prep, run)
+                if not unjudged:
+                    prep.before_run(ctx.model, run)
+                    out = rules.execute(path, artifact, ctx, prep, run, to_dev)
             if path.counters:
-                entry["counters"] = path.counters(artifact)
+                entry.counters = path.counters(artifact)
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1
             text = error_text(e)
+            if run.eager_error is not None:  # where eager raises, the path must raise too
+                entry.outcome, entry.message = "pass", f"raises like eager: {text[:200]}"
+                continue
             if _out_of_memory(e):
-                entry.update(outcome="crash", message=f"out of memory (the worker's limit): {_short(text, 300)}")
+                entry.outcome, entry.message = "crash", f"out of memory (the worker's limit): {_short(text, 300)}"
                 continue
             lim = path.limitation_for(Failure.of_exception(e, "run", mode), version)
-            entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=_short(text, 600))
-            if lim:
-                entry["limitation" if lim.outcome else "known_issue"] = f"{lim.reason} {lim.reference}".strip()
+            entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", _short(text, 600)
+            if lim and lim.outcome:
+                entry.limitation = _limitation_text(lim)
+            elif lim:
+                entry.known_issue = _limitation_text(lim)
             continue
         t2 = time.perf_counter()
         run_s += t2 - t1
         if unjudged:
-            entry.update(outcome="discarded", message=unjudged)
+            entry.outcome, entry.message = "discarded", unjudged
             continue
-        report = m.compare(path, out, ref.eager, ref.reference, ref.noise)
+        if run.eager_error is not None:
+            entry.outcome = "mismatch"
+            entry.message = f"returns a result where eager raises {run.eager_error[:300]}"
+            continue
+        _judge(entry, out, ref, prep, rules, path, artifact, ctx, example, to_dev, detail.warnings, version, mode)
         compare_s += time.perf_counter() - t2
-        entry.update(max_abs_err=finite_or_none(report.max_abs_err), max_rel_err=finite_or_none(report.max_rel_err))
-        if report.ok:
-            entry["outcome"] = "pass"
-            continue
-        entry["report"] = report.to_dict()
-        report_of_example = report
-        why = _what_differs(run, example) & path.specializes
-        if why:
-            verdict = _judge_specialised(prep, m, path, run, example, out, why, record["detail"]["warnings"])
-            report = verdict.pop("frozen", report)
-            if report is not report_of_example:
-                entry["frozen_report"] = report.to_dict()
-            entry.update(verdict)
-        else:
-            flaky = _rerun_agrees(m, path, artifact, ctx, prep, ref, to_dev)  # nondeterministic, or wrong every time?
-            entry.update(outcome="mismatch", flaky=flaky,
-                         message=("flaky (a rerun agreed with eager): " if flaky else "") + report.summary())
-        divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
-        lim = (path.limitation_for(Failure("compare", mode, divergences=divergences), version)
-               if entry["outcome"] == "mismatch" else None)
-        if lim:  # a known bug: still a mismatch, named (the pytest suites xfail it)
-            entry["known_issue"] = f"{lim.reason} {lim.reference}".strip()
-    record["timings"].update(run_s=round(run_s, 6), compare_s=round(compare_s, 6))
-    record["detail"]["inputs"] = per_input
-    judged_entries = [e for e in per_input if e["outcome"] != "discarded"]
-    for key in ("max_abs_err", "max_rel_err"):  # null where nothing finite was measured
-        record[key] = max((e[key] for e in judged_entries if e.get(key) is not None), default=None)
+    record.timings.run_s, record.timings.compare_s = round(run_s, 6), round(compare_s, 6)
+    judged_entries = [e for e in detail.inputs if e.outcome != "discarded"]
+    # null where nothing finite was measured
+    record.max_abs_err = max((e.max_abs_err for e in judged_entries if e.max_abs_err is not None), default=None)
+    record.max_rel_err = max((e.max_rel_err for e in judged_entries if e.max_rel_err is not None), default=None)
     if not judged_entries:  # every input set was discarded (here the example is stable: by a mode's guard)
-        return finish(record, "discarded", per_input[0]["message"] if per_input else "")
-    outcome = next(o for o in SEVERITY if any(e["outcome"] == o for e in judged_entries) or o == "pass")
-    first = next((e for e in judged_entries if e["outcome"] == outcome), None)
-    message = f"{first['role']} inputs: {first['message']}" if first and first.get("message") else ""
-    for key in ("limitation", "known_issue"):
-        if first and key in first:
-            record["detail"][key] = first[key]
-    return finish(record, outcome, message)
+        return record.finish("discarded", detail.inputs[0].message if detail.inputs else "")
+    outcome = next(o for o in SEVERITY if any(e.outcome == o for e in judged_entries) or o == "pass")
+    first = next((e for e in judged_entries if e.outcome == outcome), None)
+    labels = {run.index: prep.label(run) for run in prep.runs}
+    message = f"{labels[first.index]}: {first.message}" if first and first.message else ""
+    if first:
+        detail.limitation = first.limitation or detail.limitation
+        detail.known_issue = first.known_issue or detail.known_issue
+    return record.finish(outcome, message)
+
+
+def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, path: PathRecord, artifact,
+           ctx: ConvertContext, example: InputRun, to_dev, warned: list, version: str, mode: str) -> None:
+    """Compare the converted model's ``out`` on one input set with eager's: the entry's outcome and message."""
+    run = ref.run
+    report = rules.compare(path, out, ref.eager, ref.reference, ref.noise)
+    entry.compared = True
+    entry.max_abs_err, entry.max_rel_err = finite_or_none(report.max_abs_err), finite_or_none(report.max_rel_err)
+    if report.ok:
+        entry.outcome = "pass"
+        return
+    entry.report = report.to_dict()
+    why = prep.differences(run, example) & path.specializes
+    if why:
+        outcome, message, frozen = _judge_specialised(prep, rules, path, run, example, out, why, warned)
+        if frozen is not None:
+            report = frozen
+            entry.frozen_report = frozen.to_dict()
+        entry.outcome, entry.message = outcome, message
+    else:
+        entry.outcome, entry.message = "mismatch", report.summary()
+        if prep.reruns_mismatches:  # nondeterministic, or wrong every time?
+            entry.flaky = _rerun_agrees(rules, path, artifact, ctx, prep, ref, to_dev)
+            if entry.flaky:
+                entry.message = "flaky (a rerun agreed with eager): " + entry.message
+    if entry.outcome == "mismatch":  # a known bug: still a mismatch, named (the pytest suites xfail it)
+        divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
+        lim = path.limitation_for(Failure("compare", mode, divergences=divergences), version)
+        if lim:
+            entry.known_issue = _limitation_text(lim)
 
 
 def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
@@ -279,66 +299,65 @@ def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
     return out
 
 
-def _rerun_agrees(m: Mode, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, ref: Judged,
+def _rerun_agrees(rules: Mode, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, ref: Judged,
                   to_dev) -> bool:
     """Run a mismatching path once more on the same inputs: does the rerun agree with eager?"""
     try:
-        with captured_output({}):
-            again = m.execute(path, artifact, ctx, prep, ref.run, to_dev)
-        return m.compare(path, again, ref.eager, ref.reference, ref.noise).ok
+        with captured_output(ResultDetail()):
+            again = rules.execute(path, artifact, ctx, prep, ref.run, to_dev)
+        return rules.compare(path, again, ref.eager, ref.reference, ref.noise).ok
     except Exception:  # noqa: BLE001 - the first run already told what is wrong
         return False
 
 
-def _judge_specialised(prep: Prepared, m: Mode, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
-                       warned: list) -> dict:
+def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
+                       warned: list) -> tuple[str, str, Optional[Report]]:
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
     kwargs and control-flow decisions; the converted model must match that replay (same oracle,
     same guard), else it is a mismatch. A replay that cannot run is not judged.
 
     A model without probes (``conformance check`` on a user's model) cannot replay control flow: there
-    the divergence is expected only if the conversion warned (``warned``: its warnings) about it."""
+    the divergence is expected only if the conversion warned (``warned``: its warnings) about it.
+
+    Returns the outcome, the message, and the oracle's report against the replay where it differs from it."""
     kwargs = example.kwargs if "kwargs" in path.specializes else run.kwargs
     force = example.stability.decisions if "control_flow" in path.specializes else None
     what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
     try:
-        (frozen32, frozen64, frozen_noise), stability = m.reference(prep, run, kwargs, force)
+        (frozen32, frozen64, frozen_noise), stability = rules.reference(prep, run, kwargs, force)
     except ReplayUnavailable:
         frozen_warnings = [w for w in warned if _FREEZING_WARNING.search(w)]
         if frozen_warnings:
-            return {"outcome": "expected_divergence",
-                    "message": f"{what}; the conversion warned: {frozen_warnings[0]}"}
-        return {"outcome": "mismatch",
-                "message": f"{what}, silently: the conversion gave no warning"}
+            return "expected_divergence", f"{what}; the conversion warned: {frozen_warnings[0]}", None
+        return "mismatch", f"{what}, silently: the conversion gave no warning", None
     except Exception as e:  # noqa: BLE001 - e.g. the example's loop count does not fit these inputs
-        return {"outcome": "discarded",
-                "message": f"{what}; eager could not replay the example's path here: {error_text(e)[:300]}"}
+        return ("discarded", f"{what}; eager could not replay the example's path here: {error_text(e)[:300]}",
+                None)
     if not stability.stable:
-        return {"outcome": "discarded", "message": f"{what}; the replay is unstable: {stability.reason}"}
-    frozen = m.compare(path, out, frozen32, frozen64, frozen_noise)
+        return "discarded", f"{what}; the replay is unstable: {stability.reason}", None
+    frozen = rules.compare(path, out, frozen32, frozen64, frozen_noise)
     if frozen.ok:
-        return {"outcome": "expected_divergence",
-                "message": f"{what}, and matches eager replayed with the example's kwargs and control flow"}
-    return {"outcome": "mismatch", "frozen": frozen,
-            "message": f"differs even from eager replayed with the example's kwargs and control flow: "
-                       f"{frozen.summary()}"}
+        return ("expected_divergence",
+                f"{what}, and matches eager replayed with the example's kwargs and control flow", None)
+    return ("mismatch", f"differs even from eager replayed with the example's kwargs and control flow: "
+                        f"{frozen.summary()}", frozen)
 
 
-def task_key(path_id: str, mode: str) -> str:
-    """The name of running path ``path_id`` in ``mode``: ``"torch.script@grad"`` (what campaigns track and
+def task_key(pid: str, mode: str) -> str:
+    """The name of running path ``pid`` in ``mode``: ``"torch.script@grad"`` (what campaigns track and
     resume by, and what ``run_case``'s ``on_path_start`` is given)."""
-    return f"{path_id}@{mode}"
+    return f"{pid}@{mode}"
 
 
 def split_task_key(key: str) -> tuple[str, str]:
     """``(path id, mode)`` of a :func:`task_key`."""
-    path_id, _, mode = key.partition("@")
-    return path_id, mode or "infer"
+    pid, _, mode = key.partition("@")
+    return pid, mode or "infer"
 
 
 def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu",
-             on_path_start=None) -> Iterator[dict]:
+             on_path_start=None) -> Iterator[ResultRecord]:
     """Yield one record per task, a ``(path, mode)`` pair (see :class:`Mode`). Each framework's eager
     reference is prepared once for all its tasks. ``on_path_start(what)`` is called before each
     framework's eager reference runs (``"prepare:<framework>"``) and before each task (its
@@ -353,9 +372,9 @@ def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
             for p, mode in fw_tasks:
-                rec = base_record(case, p, device, {}, mode)
-                rec["detail"]["traceback"] = _short(traceback.format_exc(), 4000)
-                yield finish(rec, "runtime_error", f"eager reference failed: {_short(error_text(e))}")
+                record = ResultRecord.for_case(case, p.framework, p.name, device, {}, mode)
+                record.detail.traceback = _short(traceback.format_exc(), 4000)
+                yield record.finish("runtime_error", f"eager reference failed: {_short(error_text(e))}")
             continue
         versions = prep.framework.versions()
         for p, mode in fw_tasks:
@@ -374,9 +393,10 @@ def tasks_of(paths: list[PathRecord], modes) -> list[tuple[PathRecord, str]]:
 RECORD_HOOKS: list = []
 
 
-def check(case: Case, path: PathRecord, device: str = "cpu", mode: str = "infer") -> dict:
-    """Run one case along one path in this process: the record (what the pytest suite asserts on)."""
-    record = run_path(case, prepare(case, path.framework), path, device, mode=mode)
+def check(case: Case, path: PathRecord, device: str = "cpu", mode: str = "infer") -> ResultRecord:
+    """Run one case along one path in this process: the record (what the pytest suite asserts on). An eager
+    reference that fails is a ``runtime_error`` record, as in campaigns."""
+    (record,) = run_case(case, [(path, mode)], device)
     for hook in RECORD_HOOKS:
         hook(record)
     return record

@@ -3,7 +3,7 @@
 A case file holds either
 
 * ``"case"``: a program of the IR and its input sets (what campaigns find and ``conformance triage
-  --save`` writes), replayed with :func:`conformance.runner.check` — the branch-flip guard and the
+  --save`` writes), replayed with :func:`conformance.run.runner.check` — the branch-flip guard and the
   fp64 oracle included; or
 * ``"model"``: a small hand-written model, for bugs the IR cannot express (module state, slice
   assignment, dtype promotion...). Its ``source`` (a string or a list of lines) defines ``Model``
@@ -35,17 +35,16 @@ import hashlib
 import inspect
 import json
 import re
-import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
 import numpy as np
 
-from conformance.judge.oracle import diagnose, finite_or_none
-from conformance.paths.records import Failure, FRAMEWORK_MODULES, ConvertContext, FlatOutputs, PathRecord, load_framework
-from conformance.program.case import Case, flatten, map_tree, unflatten
+from conformance.judge.modes import InputRun, Prepared
+from conformance.judge.oracle import Stability
+from conformance.paths.records import FRAMEWORK_MODULES, PathRecord, load_framework
+from conformance.program.case import Case, InputSet, map_tree
 from conformance.program.ir import (
     DYNAMIC,
     DictSpec,
@@ -55,12 +54,11 @@ from conformance.program.ir import (
     ProgramError,
     SeqSpec,
     TensorSpec,
-    spec_leaves,
 )
 from conformance.program.program import Program
 from conformance.render.source import cache_dir, load_source
-from conformance.run.records import OUTCOMES, SEVERITY, finish
-from conformance.run.runner import captured_output, error_text
+from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
+from conformance.run.runner import check, error_text, run_path
 
 #: Outcomes a case may expect (``discarded`` is the guard's verdict on a case, never an expectation).
 EXPECTABLE = tuple(o for o in OUTCOMES if o != "discarded")
@@ -248,11 +246,9 @@ def corpus(folder: Union[str, Path]) -> list[CaseFile]:
 # ------------------------------------------------------------------ replay
 
 
-def replay(case_file: CaseFile, path: PathRecord, device: str = "cpu") -> dict:
+def replay(case_file: CaseFile, path: PathRecord, device: str = "cpu") -> ResultRecord:
     """Run a case file along ``path``: the record (``outcome``, ``detail.message`` ...)."""
     if case_file.case is not None:
-        from conformance.run.runner import check
-
         return check(case_file.case, path, device)
     try:
         return check_model(case_file.model, path, device)
@@ -295,91 +291,60 @@ def _calls(module) -> list[tuple[list, dict]]:
     return [(list(a), dict(k)) for a, k in calls]
 
 
-def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> dict:
-    """Run a hand-written model along ``path`` (see the module docstring): a record like the runner's."""
+class HandWrittenPrepared(Prepared):
+    """The eager side of a hand-written model (see the module docstring), for the runner's loop: a fresh
+    ``Model()`` makes every call in order (``before_call`` first), and each call is judged plainly: no
+    fp64 reference, no branch-flip guard, no replay of what a path specialises on, no rerun of a mismatch
+    (the model may keep state between calls). A call on which eager raises must raise along the path."""
+
+    reruns_mismatches = False
+
+    def __init__(self, fw, module, calls: list[tuple[list, dict]]):
+        super().__init__(fw, module, [], 0.0, ())
+        self.before_call = getattr(module, "before_call", None)
+        eager_model = fw.prepare(module.Model(), "cpu", False)
+        for i, (args, kwargs) in enumerate(calls):
+            args = map_tree(np.asarray, args)
+            if self.before_call:
+                self.before_call(eager_model, i)
+            output = error = None
+            try:
+                output = fw.to_numpy(fw.call(eager_model, map_tree(lambda a: fw.to_tensor(a, "cpu", False), args),
+                                             dict(kwargs)))
+            except Exception as e:  # noqa: BLE001 - eager rejecting a call is part of what is expected
+                error = error_text(e)
+            self.runs.append(InputRun(i, "example" if i == 0 else "call", args, args, dict(kwargs), 1, output, None,
+                                      None, Stability(True), eager_error=error))
+
+    def before_run(self, model, run: InputRun) -> None:
+        if self.before_call:
+            self.before_call(model, run.index)
+
+    def label(self, run: InputRun) -> str:
+        return f"call {run.index}"
+
+    def differences(self, run: InputRun, example: InputRun) -> set:
+        return set()  # judged plainly: a hand-written case pins what the path does on each call
+
+
+def check_model(model: ModelSource, path: PathRecord, device: str = "cpu") -> ResultRecord:
+    """Run a hand-written model along ``path`` (see the module docstring): the runner's record."""
     fw = load_framework(model.framework)
     fw.setup()
     module = model.load()
     calls = _calls(module)
-    hook = getattr(module, "before_call", None)
-    version = fw.version()
-    record = {"framework": path.framework, "path": path.name, "device": device, "outcome": None,
-              "max_abs_err": None, "max_rel_err": None, "detail": {"message": ""}, "versions": fw.versions(),
-              "timings": {}}
-    tensors = lambda args, dev: map_tree(lambda a: fw.to_tensor(np.asarray(a), dev, False), args)  # noqa: E731
-
-    eager_model = fw.prepare(module.Model(), "cpu", False)
-    expected = []
-    for i, (args, kwargs) in enumerate(calls):
-        if hook:
-            hook(eager_model, i)
-        try:
-            expected.append((fw.to_numpy(fw.call(eager_model, tensors(args, "cpu"), dict(kwargs))), None))
-        except Exception as e:  # noqa: BLE001 - eager rejecting a call is part of what is expected
-            expected.append((None, error_text(e)))
-    if expected[0][1] is not None:
-        return finish(record, "runtime_error", f"eager fails on the example: {expected[0][1][:600]}")
-
-    t0 = time.perf_counter()
-    converted_model = fw.prepare(module.Model(), device, False)
-    example_args, example_kwargs = calls[0]
-    program = _program_for(module, model.framework, example_args, example_kwargs)
-    names = [inp.name + "".join(f".{s}" for s in p) for inp in program.inputs for p, _ in spec_leaves(inp.spec)]
-    workdir = cache_dir() / model.framework / "corpus" / path.name
-    workdir.mkdir(parents=True, exist_ok=True)
-    try:
-        with warnings.catch_warnings(), captured_output(record["detail"]):
-            warnings.simplefilter("ignore")
-            ctx = ConvertContext(converted_model, tensors(example_args, device), dict(example_kwargs), program,
-                                 device, workdir, names)
-            artifact = path.convert(ctx)
-    except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
-        text = error_text(e)
-        lim = path.limitation_for(Failure.of_exception(e, "convert"), version)
-        if lim and lim.outcome:
-            record["detail"]["limitation"] = lim.reason
-            return finish(record, lim.outcome, text[:600])
-        if lim:
-            record["detail"]["known_issue"] = f"{lim.reason} {lim.reference}".strip()
-        return finish(record, "conversion_error", text[:2000])
-    record["timings"]["convert_s"] = round(time.perf_counter() - t0, 6)
-
-    entries = []
-    for i, ((args, kwargs), (want, eager_error)) in enumerate(zip(calls, expected)):
-        entry = {"role": "example" if i == 0 else "call", "index": i}
-        entries.append(entry)
-        if hook:
-            hook(converted_model, i)
-        try:
-            with captured_output(record["detail"]):
-                out = path.run(artifact, tensors(args, device), dict(kwargs))
-            out = FlatOutputs(out) if isinstance(out, FlatOutputs) else fw.to_numpy(out)
-        except Exception as e:  # noqa: BLE001
-            text = error_text(e)
-            if eager_error is not None:
-                entry.update(outcome="pass", message=f"raises like eager: {text[:200]}")
-                continue
-            lim = path.limitation_for(Failure.of_exception(e, "run"), version)
-            entry.update(outcome=(lim and lim.outcome) or "runtime_error", message=text[:600])
-            continue
-        if eager_error is not None:
-            entry.update(outcome="mismatch", message=f"returns a result where eager raises {eager_error[:300]}")
-            continue
-        if isinstance(out, FlatOutputs):
-            out = unflatten(want, list(out)) if len(out) == len(flatten(want)) else list(out)
-        report = diagnose(out, want)
-        entry.update(max_abs_err=finite_or_none(report.max_abs_err), max_rel_err=finite_or_none(report.max_rel_err))
-        if report.ok:
-            entry["outcome"] = "pass"
-        else:
-            entry.update(outcome="mismatch", report=report.to_dict(), message=report.summary())
-    record["detail"]["inputs"] = entries
-    for key in ("max_abs_err", "max_rel_err"):
-        record[key] = max((e[key] for e in entries if e.get(key) is not None), default=None)
-    outcome = next(o for o in SEVERITY if any(e["outcome"] == o for e in entries) or o == "pass")
-    first = next((e for e in entries if e["outcome"] == outcome and e.get("message")), None)
-    return finish(record, outcome, f"call {first['index']}: {first['message']}" if first else "")
-
+    program = _program_for(module, model.framework, *calls[0])
+    prep = HandWrittenPrepared(fw, module, calls)
+    case = Case(program, tuple(InputSet(run.role, 1, run.index, tuple(sorted(run.kwargs.items())))
+                               for run in prep.runs))
+    example_error = prep.runs[0].eager_error
+    if example_error is not None:
+        record = ResultRecord.for_case(case, path.framework, path.name, device, fw.versions())
+        record.case = None
+        return record.finish("runtime_error", f"eager fails on the example: {example_error[:600]}")
+    record = run_path(case, prep, path, device, fw.versions())
+    record.case = None  # the calls' arrays are in the model's source, not in the case
+    return record
 
 
 def is_model_file(file: Path) -> bool:
@@ -396,8 +361,6 @@ def is_model_file(file: Path) -> bool:
 
 def replay_model_file(file: Path, paths: list, device: str, console) -> int:
     """``conformance replay`` of a hand-written model case: one line per path; exit status 1 on findings."""
-    from conformance.run.records import FINDINGS
-
     try:
         case_file = load_case_file(file)
     except CaseFileError as e:
@@ -410,8 +373,8 @@ def replay_model_file(file: Path, paths: list, device: str, console) -> int:
     outcomes = []
     for path in chosen:
         record = replay(case_file, path, device)
-        outcomes.append(record["outcome"])
-        msg = (record["detail"].get("message") or "").strip().splitlines()
-        console.print(f"{file.stem}  {path.id:<24} {record['outcome']:<20} {msg[0][:160] if msg else ''}",
+        outcomes.append(record.outcome)
+        msg = record.detail.message.strip().splitlines()
+        console.print(f"{file.stem}  {path.id:<24} {record.outcome:<20} {msg[0][:160] if msg else ''}",
                       markup=False, highlight=False)
     return 1 if any(o in FINDINGS for o in outcomes) else 0

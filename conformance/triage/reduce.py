@@ -5,23 +5,19 @@ input sets, simpler outputs, statements dropped (or dropped with their result re
 argument), ``if``/``while``/``for`` unwrapped into their bodies or given fewer iterations, ops replaced by
 simpler ones (``SIMPLE_OPS``), inputs and
 keyword arguments dropped, nested inputs flattened, smaller shapes and batches — keeps each variant
-that type-checks (:func:`~conformance.validate.check_program`) and still fails the same way (a
+that type-checks (:func:`~conformance.program.typecheck.check_program`) and still fails the same way (a
 ``keep(record)`` predicate, e.g. "same signature"), and repeats until no proposal is kept (the case
 is then minimal for these moves) or its time is up. Weights that an op needs are re-fitted to the
 new shapes.
 
-Candidates are run by an :class:`Evaluator`: one worker process that imports the frameworks once and
-runs ``runner.check`` on each candidate, so a path that crashes or hangs costs a restart of the
-worker, not the triage. Cases found under pytest are shrunk by Hypothesis itself; this is for
-campaign findings (``conformance triage``).
+Candidates are run by an :class:`~conformance.triage.evaluator.Evaluator` (a worker process, so a path
+that crashes or hangs costs a restart of the worker, not the triage). Cases found under pytest are shrunk
+by Hypothesis itself; this is for campaign findings (``conformance triage``).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
-import os
-import signal
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Optional
@@ -49,108 +45,7 @@ from conformance.program.ir import (
     out_leaves,
 )
 from conformance.program.program import Program
-
-# ------------------------------------------------------------------ running candidates
-
-
-def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(fd, 1)  # what frameworks print (C++ too) goes to the log, not the terminal
-    os.dup2(fd, 2)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import importlib
-    import traceback
-
-    from conformance.paths.records import PATHS, load_framework
-    from conformance.run.runner import check
-
-    for module in modules:
-        importlib.import_module(module)
-    conn.send("ready")
-    while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
-        if msg is None:
-            return
-        case_dict, path_id, mode = msg
-        try:
-            load_framework(path_id.split(".")[0])
-            record = check(Case.from_dict(case_dict), PATHS[path_id], device, mode=mode)
-        except Exception as e:  # noqa: BLE001 - the eager reference itself failed: not the finding
-            record = {"outcome": "error", "detail": {"message": f"{type(e).__name__}: {e}",
-                                                     "traceback": traceback.format_exc()[-2000:]}}
-        conn.send(record)
-
-
-class Evaluator:
-    """Runs cases along a path in a worker process; a crash or a hang becomes a record.
-
-    ``modules`` are imported in the worker first (modules that register more paths, like a
-    campaign's ``--load``). Use as a context manager, or call :meth:`close`.
-    """
-
-    def __init__(self, modules: tuple = (), device: str = "cpu", timeout: float = 120.0, log: str = os.devnull):
-        self.modules, self.device, self.timeout, self.log = list(modules), device, timeout, log
-        self.ctx = mp.get_context("spawn")
-        self.proc = self.conn = None
-        self.runs = 0
-
-    def _start(self) -> None:
-        parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_evaluator_main, args=(child, self.modules, self.device, self.log),
-                                     daemon=True)
-        self.proc.start()
-        child.close()
-        self.conn = parent
-        if not self.conn.poll(max(self.timeout, 120.0)) or self.conn.recv() != "ready":
-            raise RuntimeError(f"the reducer's worker did not start (see {self.log})")
-
-    def __call__(self, case: Case, path_id: str, mode: str = "infer") -> dict:
-        """The record of ``case`` along ``path_id`` in runner ``mode``: ``runner.check``'s, or a
-        ``crash``/``timeout`` one."""
-        if self.proc is None or not self.proc.is_alive():
-            self._start()
-        self.runs += 1
-        try:
-            self.conn.send((case.to_dict(), path_id, mode))
-            if self.conn.poll(self.timeout):
-                return self.conn.recv()
-            outcome, message = "timeout", f"ran past {self.timeout:g} s"
-        except (EOFError, OSError):
-            outcome, message = "crash", "the process died"
-        self.proc.kill()
-        self.proc.join(5)
-        code = self.proc.exitcode
-        if outcome == "crash" and code is not None and code < 0:
-            try:
-                message += f" (signal {signal.Signals(-code).name})"
-            except ValueError:
-                message += f" (signal {-code})"
-        self.proc = None
-        framework, _, path = path_id.partition(".")
-        return {"framework": framework, "path": path, "mode": mode, "outcome": outcome, "detail": {"message": message}}
-
-    def close(self) -> None:
-        if self.proc is not None and self.proc.is_alive():
-            try:
-                self.conn.send(None)
-            except OSError:
-                pass
-            self.proc.join(5)
-            if self.proc.is_alive():
-                self.proc.kill()
-        self.proc = None
-
-    def __enter__(self) -> "Evaluator":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
+from conformance.run.records import ResultRecord
 
 # ------------------------------------------------------------------ the reducer
 
@@ -160,7 +55,7 @@ class Reduction:
     """What :func:`reduce_case` found: the smallest case that still fails the same way."""
 
     case: Case
-    record: dict  # the smallest case's record (the original finding's if nothing was kept)
+    record: Optional[ResultRecord]  # the smallest case's record (the original finding's if nothing was kept)
     size_before: int  # statements
     size: int
     tried: int  # candidates run
@@ -175,16 +70,17 @@ class Reduction:
 
 def cost(case: Case) -> tuple:
     """How big a case is; a candidate is tried only if it is smaller (lexicographically)."""
-    p = case.program
-    leaves = p.input_leaves()
+    program = case.program
+    leaves = program.input_leaves()
     batch = case.inputs[0].batch
-    nesting = sum(1 for i in p.inputs for _ in _containers(i.spec))
+    nesting = sum(1 for inp in program.inputs for _ in _containers(inp.spec))
     loops = sum(s.max_iter if isinstance(s, While) else (s.count if isinstance(s.count, int) else 16)
-                for s in p.walk() if isinstance(s, (While, For)))
-    return (p.size(), len(leaves), len(p.kwargs), len(case.inputs), sum(1 for _ in out_leaves(p.output)), nesting,
-            sum(1 for leaf in leaves if DYNAMIC in leaf.shape), loops, sum(map(_op_rank, p.ops())),
+                for s in program.walk() if isinstance(s, (While, For)))
+    return (program.size(), len(leaves), len(program.kwargs), len(case.inputs),
+            sum(1 for _ in out_leaves(program.output)), nesting,
+            sum(1 for leaf in leaves if DYNAMIC in leaf.shape), loops, sum(map(_op_rank, program.ops())),
             sum(math.prod(leaf.type.concrete(batch)) for leaf in leaves),
-            sum(math.prod(q.shape) for q in p.params), sum(s.batch for s in case.inputs))
+            sum(math.prod(q.shape) for q in program.params), sum(input_set.batch for input_set in case.inputs))
 
 
 def _containers(spec) -> Iterator:
@@ -198,8 +94,9 @@ def _containers(spec) -> Iterator:
             yield from _containers(item)
 
 
-def reduce_case(case: Case, keep: Callable[[dict], bool], run: Callable[[Case], dict], *, record: Optional[dict] = None,
-                max_seconds: float = 120.0, progress: Callable[[str], None] = lambda line: None) -> Reduction:
+def reduce_case(case: Case, keep: Callable[[ResultRecord], bool], run: Callable[[Case], ResultRecord], *,
+                record: Optional[ResultRecord] = None, max_seconds: float = 120.0,
+                progress: Callable[[str], None] = lambda line: None) -> Reduction:
     """Shrink ``case`` while ``keep(run(candidate))`` holds; stop at a fixpoint or after ``max_seconds``.
 
     ``run`` returns a candidate's record (e.g. ``lambda c: evaluator(c, "torch.script")``); ``record``
@@ -214,29 +111,29 @@ def reduce_case(case: Case, keep: Callable[[dict], bool], run: Callable[[Case], 
     while changed and not out_of_time():
         changed = False
         for move in _MOVES:
-            i = 0
+            proposal_index = 0
             while not out_of_time():
                 proposals = list(move(best))
-                if i >= len(proposals):
+                if proposal_index >= len(proposals):
                     break
-                candidate = _valid(proposals[i])
+                candidate = _valid(proposals[proposal_index])
                 if candidate is None or candidate.id in seen or cost(candidate) >= best_cost:
-                    i += 1
+                    proposal_index += 1
                     continue
                 seen.add(candidate.id)
                 tried += 1
-                rec = run(candidate)
-                if keep(rec):
-                    best, best_cost, best_record = candidate, cost(candidate), rec
+                candidate_record = run(candidate)
+                if keep(candidate_record):
+                    best, best_cost, best_record = candidate, cost(candidate), candidate_record
                     kept += 1
                     changed = True
                     progress(f"{time.monotonic() - t0:6.1f} s  {move.__doc__.split(':')[0]:<20} "
                              f"-> {best.program.size()} statements, {len(best.program.input_leaves())} input "
                              f"tensors, {len(best.inputs)} input sets ({tried} tried)")
                 else:  # the same index now names the next proposal
-                    i += 1
-    return Reduction(best, best_record if best_record is not None else {}, case.program.size(), best.program.size(),
-                     tried, kept, time.monotonic() - t0, complete=not changed)
+                    proposal_index += 1
+    return Reduction(best, best_record, case.program.size(), best.program.size(), tried, kept,
+                     time.monotonic() - t0, complete=not changed)
 
 
 def _valid(case: Case) -> Optional[Case]:
@@ -350,7 +247,7 @@ def _out_positions(o: Out, prefix=()) -> Iterator[tuple]:
         yield from _out_positions(item, prefix + (i,))
 
 
-def _out_at(o: Out, pos: tuple) -> Out:
+def _output_part(o: Out, pos: tuple) -> Out:
     for i in pos:
         o = o.items[i] if isinstance(o, OutSeq) else o.items[i][1]
     return o
@@ -380,7 +277,7 @@ def move_outputs(case: Case) -> Iterator[Case]:
     """simpler outputs: one part of the output instead of all, or one part fewer."""
     positions = list(_out_positions(case.program.output))
     for pos in positions:
-        yield _map_outputs(case, lambda o, pos=pos: _out_at(o, pos))
+        yield _map_outputs(case, lambda o, pos=pos: _output_part(o, pos))
     for pos in positions:
         yield _map_outputs(case, lambda o, pos=pos: _out_without(o, pos))
 
@@ -484,43 +381,44 @@ def _items(spec) -> list[tuple]:
     return list(enumerate(spec.items)) if isinstance(spec, SeqSpec) else list(spec.items)
 
 
-def _at(spec, pos: tuple, fn):
+def _with_node(spec, pos: tuple, fn):
     """``spec`` with the node at ``pos`` replaced by ``fn(node)``."""
     if not pos:
         return fn(spec)
-    items = [(k, _at(v, pos[1:], fn) if k == pos[0] else v) for k, v in _items(spec)]
+    items = [(k, _with_node(v, pos[1:], fn) if k == pos[0] else v) for k, v in _items(spec)]
     return SeqSpec(spec.kind, tuple(v for _, v in items)) if isinstance(spec, SeqSpec) else DictSpec(tuple(items))
 
 
 def move_inputs(case: Case) -> Iterator[Case]:
     """fewer inputs: drop an unused input, an item of a list/tuple/dict (at any depth), or a
     container around a single item."""
-    p = case.program
-    for i, inp in enumerate(p.inputs):
-        if not _uses_input(p, inp.name):
-            yield _replace_input(case, i, None)
-    for i, inp in enumerate(p.inputs):
+    program = case.program
+    for index, inp in enumerate(program.inputs):
+        if not _uses_input(program, inp.name):
+            yield _replace_input(case, index, None)
+    for index, inp in enumerate(program.inputs):
         for pos, node in list(_nodes(inp.spec)):
-            n = len(pos)
+            depth = len(pos)
             if len(node.items) == 1:  # the container goes, its item stays
-                yield _replace_input(case, i, Input(inp.name, _at(inp.spec, pos, lambda c: _items(c)[0][1])),
-                                     lambda path, pos=pos, n=n: path[:n] + path[n + 1:] if path[:n] == pos else path)
+                yield _replace_input(case, index, Input(inp.name, _with_node(inp.spec, pos, lambda c: _items(c)[0][1])),
+                                     lambda path, pos=pos, depth=depth:
+                                     path[:depth] + path[depth + 1:] if path[:depth] == pos else path)
                 continue
             for key, _ in _items(node):
-                def drop(c, key=key):
-                    if isinstance(c, SeqSpec):
-                        return SeqSpec(c.kind, c.items[:key] + c.items[key + 1:])
-                    return DictSpec(tuple((k, v) for k, v in c.items if k != key))
+                def drop(container, key=key):
+                    if isinstance(container, SeqSpec):
+                        return SeqSpec(container.kind, container.items[:key] + container.items[key + 1:])
+                    return DictSpec(tuple((k, v) for k, v in container.items if k != key))
 
-                def path_fn(path, pos=pos, n=n, key=key):
-                    if path[:n] != pos or len(path) <= n:
+                def path_fn(path, pos=pos, depth=depth, key=key):
+                    if path[:depth] != pos or len(path) <= depth:
                         return path
-                    if path[n] == key:
+                    if path[depth] == key:
                         return None  # a Get of the dropped item goes too
-                    if isinstance(key, int) and path[n] > key:
-                        return path[:n] + (path[n] - 1,) + path[n + 1:]
+                    if isinstance(key, int) and path[depth] > key:
+                        return path[:depth] + (path[depth] - 1,) + path[depth + 1:]
                     return path
-                yield _replace_input(case, i, Input(inp.name, _at(inp.spec, pos, drop)), path_fn)
+                yield _replace_input(case, index, Input(inp.name, _with_node(inp.spec, pos, drop)), path_fn)
 
 
 def _drop_kwarg(case: Case, name: str) -> Case:
@@ -541,7 +439,7 @@ def _shrunk_dims(d: int) -> list[int]:
 
 def move_shapes(case: Case) -> Iterator[Case]:
     """smaller tensors: the dynamic dim made static, smaller dims, smaller batches."""
-    p = case.program
+    program = case.program
     batch = case.example.batch
 
     def map_leaves(spec, fn):
@@ -552,27 +450,29 @@ def move_shapes(case: Case) -> Iterator[Case]:
         return DictSpec(tuple((k, map_leaves(v, fn)) for k, v in spec.items))
 
     def with_leaves(fn):
-        return _with_program(case, replace(p, inputs=tuple(Input(i.name, map_leaves(i.spec, fn)) for i in p.inputs)))
+        inputs = tuple(Input(inp.name, map_leaves(inp.spec, fn)) for inp in program.inputs)
+        return _with_program(case, replace(program, inputs=inputs))
 
-    if any(DYNAMIC in leaf.shape for leaf in p.input_leaves()):
+    if any(DYNAMIC in leaf.shape for leaf in program.input_leaves()):
         yield with_leaves(lambda t: replace(t, shape=tuple(batch if d == DYNAMIC else d for d in t.shape)))
-    n_leaves = len(p.input_leaves())
+    n_leaves = len(program.input_leaves())
     for leaf_index in range(n_leaves):
-        leaf = p.input_leaves()[leaf_index]
-        for axis, d in enumerate(leaf.shape):
-            if d == DYNAMIC:
+        leaf = program.input_leaves()[leaf_index]
+        for axis, dim in enumerate(leaf.shape):
+            if dim == DYNAMIC:
                 continue
-            for smaller in _shrunk_dims(d):
+            for smaller in _shrunk_dims(dim):
                 counter = iter(range(n_leaves))
 
-                def fn(t, leaf_index=leaf_index, axis=axis, smaller=smaller, counter=counter):
+                def shrink(tensor, leaf_index=leaf_index, axis=axis, smaller=smaller, counter=counter):
                     if next(counter) != leaf_index:
-                        return t
-                    return replace(t, shape=t.shape[:axis] + (smaller,) + t.shape[axis + 1:])
-                yield with_leaves(fn)
-    for i, s in enumerate(case.inputs):
-        for smaller in _shrunk_dims(s.batch):
-            yield Case(p, case.inputs[:i] + (replace(s, batch=smaller),) + case.inputs[i + 1:])
+                        return tensor
+                    return replace(tensor, shape=tensor.shape[:axis] + (smaller,) + tensor.shape[axis + 1:])
+                yield with_leaves(shrink)
+    for position, input_set in enumerate(case.inputs):
+        for smaller in _shrunk_dims(input_set.batch):
+            yield Case(program, case.inputs[:position] + (replace(input_set, batch=smaller),)
+                       + case.inputs[position + 1:])
 
 
 #: The moves, tried in this order in every round (the biggest cuts first).

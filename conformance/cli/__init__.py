@@ -1,0 +1,36 @@
+"""The ``conformance`` command line: one module per command group.
+
+    conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
+    conformance fuzz --mode infer --frameworks torch      # outputs only (default: infer,grad,train)
+    conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
+    conformance summary reports/latest/results.jsonl
+    conformance triage reports/latest --out reports/triage [--save cases/]   # buckets, minimal cases, repro.py
+    conformance report reports/latest reports/older --out reports/dashboard   # HTML, Markdown, JUnit
+    conformance check my_models.py:Net --example example_inputs              # your own model
+    conformance paths          # the path records, with their limitations
+    conformance ops            # the op records
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conformance.cli import campaigns, replay, report, tables, triage, user_model
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="conformance", description="Conversion parity checking for DL frameworks.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for group in (campaigns, replay, report, user_model, tables, triage):
+        group.add_parsers(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""``conformance fuzz`` (a campaign of generated cases) and ``conformance summary`` (its per-path table)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from conformance.cli.common import add_path_options, available_paths, console, names_of, read_or_exit
+from conformance.paths.records import MODES
+from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
+
+
+def summary_rows(records: list[ResultRecord]) -> tuple[list[str], list[list]]:
+    """Per path: number of cases and of each outcome (the table ``fuzz`` and ``summary`` print)."""
+    counts: dict[tuple, Counter] = defaultdict(Counter)
+    for r in records:
+        counts[(r.path_id, r.mode, r.device)][r.outcome] += 1
+    header = ["path", "device", "cases"] + list(OUTCOMES)
+    rows = [[pid + (f" ({mode})" if mode != "infer" else ""), device, sum(c.values())]
+            + [c.get(o, 0) for o in OUTCOMES] for (pid, mode, device), c in counts.items()]
+    return header, rows
+
+
+def coverage(records: list[ResultRecord]) -> dict:
+    """How many distinct programs exercise data-dependent control flow, nested inputs or kwargs."""
+    programs = {r.program_id: set(r.constructs) for r in records}
+    interesting = {"if_tensor", "while_tensor", "nested_input", "kwargs"}
+    data_dependent = sum(1 for c in programs.values() if c & {"if_tensor", "while_tensor"})
+    return {"programs": len(programs), "interesting": sum(1 for c in programs.values() if c & interesting),
+            "data_dependent": data_dependent}
+
+
+def print_summary(out, records: list[ResultRecord]) -> None:
+    from rich.table import Table
+
+    header, rows = summary_rows(records)
+    table = Table(title="conformance results per path")
+    for h in header:
+        table.add_column(h, justify="left" if h in ("path", "device") else "right")
+    for row in rows:
+        table.add_row(*[str(x) if x else ("·" if isinstance(x, int) else str(x)) for x in row])
+    out.print(table)
+    cov = coverage(records)
+    if cov["programs"]:
+        out.print(f"{cov['programs']} programs; {cov['interesting']} ({cov['interesting'] / cov['programs']:.0%}) "
+                  f"with data-dependent control flow, nested inputs or kwargs; "
+                  f"{cov['data_dependent']} with data-dependent control flow")
+
+
+def markdown_summary(records: list[ResultRecord]) -> str:
+    header, rows = summary_rows(records)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    findings = [r for r in records if r.outcome in FINDINGS]
+    if findings:
+        lines += ["", "## Findings", ""]
+        lines += [f"- `{r.path_id}` {r.outcome} on case `{r.case_id}` (index {r.index}): {r.detail.message[:300]}"
+                  for r in findings]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_fuzz(args) -> int:
+    from conformance.run.campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
+    from conformance.run.database import DatabaseError
+
+    out = console()
+    if args.device == "cuda" and not _cuda_available():
+        out.print("--device cuda: no CUDA device here; nothing to run (skipped)", style="yellow")
+        return 0
+    paths = available_paths(out, args)
+    if not paths:
+        return 2
+    folder = Path(args.out)
+    generator = {"max_statements": args.max_statements}
+    if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
+        from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+
+        generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+    memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
+    opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
+                           device=args.device, workers=args.workers, timeout=args.timeout, out=folder,
+                           generator=generator, modules=names_of(args.load), modes=tuple(args.mode),
+                           shard=_shard(args.shard), resume=args.resume, database=args.database, memory_gb=memory_gb)
+    seen: list[ResultRecord] = []
+    started = time.time()
+    out.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
+              f"{args.device}, modes {', '.join(args.mode)}: {', '.join(p.id for p in paths)}")
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[status]}"), console=out, transient=not out.is_terminal) as bar:
+        task = bar.add_task("fuzzing", total=args.budget, status="")
+
+        def on_record(record: ResultRecord) -> None:
+            seen.append(record)
+            counts = Counter(r.outcome for r in seen)
+            bar.update(task, completed=min(time.time() - started, args.budget),
+                       status=f"{len({r.case_id for r in seen})} cases, " +
+                              ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+        try:
+            summary = Campaign(opts, on_record).run()
+        except (WorkerStartError, ResumeError, DatabaseError) as e:
+            raise SystemExit(f"conformance: {e}")
+        bar.update(task, completed=args.budget)
+    manifest = campaign_manifest(opts, summary, started)
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    records = read_or_exit(folder / "results.jsonl")  # with --resume, earlier runs' records too
+    (folder / "summary.md").write_text(markdown_summary(records))
+    print_summary(out, records)
+    findings = [r for r in records if r.outcome in FINDINGS]
+    out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; {len(findings)} findings; "
+              f"results in {folder / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
+    fail_on = set(names_of(args.fail_on))
+    return 1 if any(r.outcome in fail_on for r in records) else 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"conformance: --shard takes i/n (like 0/4), got {text!r}")
+    if not 0 <= i < n:
+        raise SystemExit(f"conformance: --shard i/n needs 0 <= i < n, got {text!r}")
+    return i, n
+
+
+def _default_memory_gb(workers: int) -> float:
+    """An equal share of this machine's memory per worker, with one share kept for everything else."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return round(max(total / (max(1, workers) + 1), 4.0), 1)
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+def cmd_summary(args) -> int:
+    print_summary(console(), [r for f in args.results for r in read_or_exit(f)])
+    return 0
+
+
+def add_parsers(sub) -> None:
+    f = sub.add_parser("fuzz", help="run a campaign of generated cases")
+    add_path_options(f, MODES)
+    f.add_argument("--budget", type=float, default=120.0, help="seconds to keep generating cases (default 120)")
+    f.add_argument("--seed", type=int, default=0, help="campaign seed: same seed, same cases")
+    f.add_argument("--max-cases", type=int, help="stop after this many cases")
+    f.add_argument("--out", default="reports/latest", help="folder for results.jsonl, manifest.json, summary.md")
+    f.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
+    f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
+    f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
+    f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
+    f.add_argument("--resume", action="store_true",
+                   help="continue the campaign in --out (same seed and options): skip what is recorded")
+    f.add_argument("--database", metavar="URL",
+                   help="shared findings database (redis://HOST:PORT or a directory): its findings are replayed "
+                        "first, and this campaign's are saved there for the other machines")
+    f.add_argument("--shard", default="0/1", help="i/n: run every n-th case starting at i (n machines, one seed)")
+    f.add_argument("--memory-limit", type=float, metavar="GB",
+                   help="address-space limit per worker; a path that allocates past it is a crash record "
+                        "(default: an equal share of memory, one share kept free; 0: no limit)")
+    f.set_defaults(fn=cmd_fuzz)
+
+    s = sub.add_parser("summary", help="print the per-path table of results files")
+    s.add_argument("results", nargs="+")
+    s.set_defaults(fn=cmd_summary)

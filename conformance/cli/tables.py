@@ -1,0 +1,58 @@
+"""``conformance paths`` and ``conformance ops``: the tables generated from the path and op records."""
+
+from __future__ import annotations
+
+from conformance.cli.common import console
+from conformance.paths.records import MODES
+
+
+def cmd_paths(args) -> int:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from conformance.paths.records import FRAMEWORK_MODULES, PATHS, framework_available, load_framework
+
+    out = console()
+    table = Table(title="conversion paths")
+    for heading in ("path", "what", "modes", "specialises on", "known limitations"):
+        table.add_column(heading)
+    for fw in FRAMEWORK_MODULES:
+        if not framework_available(fw):
+            out.print(f"[yellow]{fw}: not installed[/]")
+            continue
+        load_framework(fw)
+    for p in PATHS.values():
+        limitations = "\n".join(escape(f"[{lim.phase}] {lim.reason}") + (f" ({lim.versions})" if lim.versions else "")
+                                for lim in p.limitations)
+        modes = ", ".join(m for m in MODES if m in p.modes)
+        table.add_row(p.id, p.description, modes, ", ".join(sorted(p.specializes)) or "-", limitations or "-")
+    out.print(table)
+    return 0
+
+
+def cmd_ops(args) -> int:
+    from rich.table import Table
+
+    from conformance.program.ops.table import op_coverage, table
+
+    coverage = None
+    if getattr(args, "results", None):  # per op and path: how many programs used it, with what outcomes
+        from conformance.run.records import path_id, read_results
+
+        coverage = op_coverage((r.ops, path_id(r.framework, r.path), r.outcome) for r in read_results(args.results))
+    title, headings, rows = table(coverage)
+    out = Table(title=title)
+    for heading in headings:
+        out.add_column(heading)
+    for row in rows:
+        out.add_row(*row)
+    console().print(out)
+    return 0
+
+
+def add_parsers(sub) -> None:
+    sub.add_parser("paths", help="list conversion paths and their known limitations").set_defaults(fn=cmd_paths)
+    ops = sub.add_parser("ops", help="list op records (with --results: per op and path, the outcomes of the programs "
+                                     "that used it)")
+    ops.add_argument("--results", help="a results file (.jsonl) or campaign folder")
+    ops.set_defaults(fn=cmd_ops)

@@ -1,0 +1,100 @@
+"""The report for CI logs and CI systems: ``summary.md`` (Markdown) and ``junit.xml`` (JUnit XML)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from conformance.report.dashboard import fmt
+from conformance.report.figures import GROUP_OF, GROUPS, Column, Dashboard, describe_versions, row_key, row_label
+
+
+def markdown(dashboard: Dashboard) -> str:
+    """The Markdown summary: per path outcome groups and latency, failure buckets, the trend."""
+    results = dashboard.results
+    lines = ["# Conformance report", "",
+             f"{len(results.records)} records from {len(results.runs)} run(s)"
+             + (f" ({results.duplicates} repeated records counted once)" if results.duplicates else "") + ". "
+             + "Latest versions: " + "; ".join(describe_versions(s[-1], fw) for fw, s in results.version_sets.items()),
+             "", "| path | device | cases | " + " | ".join(GROUPS) + " | pass rate | run vs eager | convert (median) |",
+             "|---|---|" + "---:|" * (len(GROUPS) + 4)]
+    for row in dashboard.matrix.rows:
+        tally = dashboard.matrix.cell(row, Column("all", "all"))
+        lat = dashboard.latency.get(row)
+        vs = f"{fmt(lat.vs_eager)}×" if lat and lat.vs_eager is not None else "–"
+        conv = f"{fmt(lat.convert_s)} s" if lat and lat.convert_s is not None else "–"
+        rate = f"{tally.pass_rate:.0%}" if tally.pass_rate is not None else "–"
+        lines.append(f"| {row_label(row)} | {row[2]} | {tally.total} | "
+                     + " | ".join(str(tally.counts[g]) for g in GROUPS) + f" | {rate} | {vs} | {conv} |")
+    groups = [g for gs in dashboard.failure_groups.values() for g in gs]
+    if groups:
+        lines += ["", f"## Findings: {len(groups)} bucket(s)", ""]
+        for g in groups:
+            where = f" — triage: {g.triage.directory}" if g.triage else ""
+            lines.append(f"- `{row_label(g.row)}` [{g.row[2]}] {g.outcome} × {len(g.records)}: "
+                         f"{_md_code(g.title)}{where} (e.g. case `{g.records[0].case_id}`)")
+    for trend in dashboard.trends:
+        if len(trend.labels) < 2:
+            continue
+        lines += ["", f"## Trend: {trend.framework}", "", "| path | " + " | ".join(trend.labels) + " |",
+                  "|---|" + "---:|" * len(trend.labels)]
+        for row, tallies in trend.paths.items():
+            lines.append(f"| {row_label(row)} [{row[2]}] | " + " | ".join(
+                "–" if x is None or x.pass_rate is None else f"{x.pass_rate:.0%} ({x.counts['pass']}/{x.judged})"
+                for x in tallies) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _md_code(text: str) -> str:
+    return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+
+
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def junit_xml(dashboard: Dashboard) -> str:
+    """JUnit XML: a test suite per path, a test case per (case, path) of the latest version sets.
+
+    ``mismatch`` is a failure; conversion and runtime errors, timeouts and crashes are errors;
+    ``unsupported``, ``expected_divergence`` and ``discarded`` are skipped with the outcome named.
+    """
+    import xml.etree.ElementTree as ET
+
+    clean = lambda s: _XML_INVALID.sub("?", str(s))  # noqa: E731
+    by_row: dict[tuple, list] = defaultdict(list)
+    for r in dashboard.latest:
+        by_row[row_key(r)].append(r)
+    root = ET.Element("testsuites", name="conformance")
+    totals = Counter()
+    for row, records in by_row.items():
+        suite = ET.SubElement(root, "testsuite", name=f"{row_label(row)}[{row[2]}]")
+        counts = Counter()
+        for r in records:
+            seconds = sum(t or 0.0 for t in (r.timings.convert_s, r.timings.run_s, r.timings.compare_s))
+            name = (f"case {r.index} " if r.index is not None else "") + r.case_id
+            case = ET.SubElement(suite, "testcase", classname=f"conformance.{row_label(row)}", name=clean(name),
+                                 time=f"{seconds:.6f}")
+            message = clean(r.detail.message)
+            group = GROUP_OF[r.outcome]
+            if group == "mismatch":
+                tag = "failure"
+            elif group == "error":
+                tag = "error"
+            elif group != "pass":
+                tag = "skipped"
+            else:
+                continue
+            counts[tag] += 1
+            first_line = message.splitlines()[0] if message else ""
+            element = ET.SubElement(case, tag, type=r.outcome, message=f"{r.outcome}: {first_line}"[:500])
+            if tag != "skipped":
+                element.text = message
+        suite.set("tests", str(len(records)))
+        for tag, attr in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            suite.set(attr, str(counts[tag]))
+        totals.update(counts)
+        totals["tests"] += len(records)
+    for tag, attr in (("tests", "tests"), ("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+        root.set(attr, str(totals[tag]))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
