@@ -1,12 +1,12 @@
 """The training parity suite: along every selected path that autograd differentiates, generated
 programs (with dropout, batch norm, detach, and train() or eval() chosen before conversion) must give
 eager's gradients (``grad`` mode) and eager's losses, parameters and batch-norm statistics after SGD and
-Adam steps (``train`` mode); see :mod:`conformance.training`.
+Adam steps (``train`` mode); see :mod:`conformance.judge.training`.
 
 Accepted outcomes are those of the inference suite (``oracles/test_torch_parity.py``); a mismatch
 that matches a known-bug record of the path is an xfail naming the bug. A path without the mode is
-skipped (torch's today; other frameworks' paths join as they declare the modes). Each example converts and trains, so this suite draws a third of the active
-Hypothesis profile's examples (2 under ``ci``, 66 under ``nightly``).
+skipped. Each example converts and trains, so this suite draws a third of the active Hypothesis
+profile's examples (2 under ``ci``, 66 under ``nightly``).
 """
 
 import pytest

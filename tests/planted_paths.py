@@ -12,6 +12,7 @@ import torch
 
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
 from conformance.paths.records import PathRecord, register
+from conformance.paths.torch.conversions import trace
 
 
 def _eager(ctx):
@@ -84,7 +85,7 @@ def _run(fn):
 
 
 def _trace_then_wrong(ctx):
-    traced = conformance.paths.torch._trace(ctx)
+    traced = trace(ctx)
     example = [t.clone() for t in _leaves(ctx.args)]
 
     def run(*args, **kwargs):

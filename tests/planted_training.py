@@ -10,7 +10,7 @@ reduced-precision path whose decisions differ from fp32 eager (for the precision
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
 from conformance.judge.training import STEPS
 from conformance.paths.records import PathRecord, register
-from conformance.paths.torch import _call
+from conformance.paths.torch.conversions import call
 from conformance.program.case import flatten, map_tree, unflatten
 
 _MODES = frozenset({"infer", "grad", "train"})
@@ -95,7 +95,7 @@ class _Negated(_Wrapped):
 
 def _planted(name, description, convert, **options):
     # default=False: selected only by name, never by a plain "all torch paths"
-    return PathRecord("torch", name, description, convert, _call, default=False, modes=_MODES, **options)
+    return PathRecord("torch", name, description, convert, call, default=False, modes=_MODES, **options)
 
 
 register(

@@ -1,14 +1,17 @@
 """Paths judged end to end: planted wrong paths are caught, trace's frozen branch is never a pass."""
 
+import types
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 
-from conformance.paths.records import PATHS  # noqa: E402
+from conformance.paths.records import PATHS, Failure  # noqa: E402
+from conformance.paths.torch import limitations  # noqa: E402
 from conformance.program.case import Case, InputSet, materialize  # noqa: E402
 from conformance.program.ir import Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec  # noqa: E402
-from conformance.program.program import Program
+from conformance.program.program import Program  # noqa: E402
 from conformance.program.strategies import cases  # noqa: E402
 from conformance.run.runner import check  # noqa: E402
 
@@ -117,8 +120,8 @@ def test_a_known_bug_is_named_on_inputs_a_path_specialises_on_too():
 
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))
-    known = Limitation("known bug: planted, 1% off off the example", r"differs even from eager replayed|value",
-                       phase="compare", outcome=None)
+    known = Limitation(reason="known bug: planted, 1% off off the example", phase="compare", divergences=("value",),
+                       outcome=None)
     path = dataclasses.replace(PATHS["torch.planted_trace_wrong"], limitations=(known,))
     record = check(case, path)
     assert record["outcome"] == "mismatch" and record["detail"]["inputs"][1]["outcome"] == "mismatch"
@@ -130,3 +133,83 @@ def test_export_refuses_data_dependent_branch_as_documented():
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))
     record = check(case, PATHS["torch.export"])
     assert record["outcome"] == "unsupported" and "torch.cond" in record["detail"]["limitation"]
+
+
+# ------------------------------------------------------------------ limitations select what torch really raises
+
+
+class _DataDependentBranch(torch.nn.Module):
+    def forward(self, x0):
+        return x0.relu() if x0.sum() > 0 else -x0
+
+
+class _ShapeBranch(torch.nn.Module):
+    def forward(self, x0):
+        return x0 * 2 if x0.shape[0] > 2 else x0
+
+
+class _FloatKwarg(torch.nn.Module):
+    def forward(self, x0, alpha: float = 0.5):
+        return x0 * alpha
+
+
+class _BoolKwarg(torch.nn.Module):
+    def forward(self, x0, flag: bool = True):
+        return x0 * 2 if flag else x0
+
+
+class _InputReturned(torch.nn.Module):
+    def forward(self, x0, x1):
+        return x0.relu(), x1
+
+
+class _TrailingDict(torch.nn.Module):
+    def forward(self, x0, x1):
+        return x0 + x1["k0"]
+
+
+def _context(model, args, kwargs, workdir):
+    """A conversion's plain-data context for hand-written inputs: every tensor's first axis dynamic."""
+    from conformance.program.trees import flatten
+
+    arg_names = [f"x{i}" for i in range(len(args))]
+    leaf_names = [name + (f".{k}" if isinstance(value, dict) else "") for name, value in zip(arg_names, args)
+                  for k in (value if isinstance(value, dict) else [None])]
+    assert len(leaf_names) == len(flatten(list(args)))
+    return types.SimpleNamespace(model=model.eval(), args=args, kwargs=kwargs, device="cpu", workdir=str(workdir),
+                                 tensor_names=leaf_names, arg_names=arg_names,
+                                 dynamic_axes={name: [0] for name in leaf_names}, kwarg_sets=[kwargs], mode="infer")
+
+
+_ROWS = torch.ones(4, 3)
+#: (path, model, args, kwargs, limitation): converting the model along the path fails, and the failure as the
+#: runner sees it (exception type, the framework's message) selects exactly that limitation of the path.
+_REFUSALS = [
+    ("torch.export", _DataDependentBranch, (_ROWS,), {}, limitations.EXPORT_DATA_DEPENDENT),
+    ("torch.export", _ShapeBranch, (_ROWS,), {}, limitations.EXPORT_SHAPE_GUARD),
+    ("torch.fx", _DataDependentBranch, (_ROWS,), {}, limitations.FX_CONTROL_FLOW),
+    ("torch.onnx_dynamo", _DataDependentBranch, (_ROWS,), {}, limitations.ONNX_DATA_DEPENDENT),
+    ("torch.onnx_dynamo", _InputReturned, (_ROWS, _ROWS), {}, limitations.ONNX_IDENTITY_OUTPUT),
+    ("torch.onnx_dynamo", _TrailingDict, (_ROWS, {"k0": _ROWS}), {}, limitations.ONNX_DICT_FALLBACK),
+    ("torch.onnx_torchscript", _FloatKwarg, (_ROWS,), {"alpha": 0.5}, limitations.ONNX_FLOAT_KWARG_INPUT),
+]
+
+
+@pytest.mark.parametrize("path_id, model, args, kwargs, expected", _REFUSALS,
+                         ids=[f"{p}-{m.__name__.strip('_')}" for p, m, *_ in _REFUSALS])
+def test_a_limitation_selects_the_error_torch_raises(path_id, model, args, kwargs, expected, tmp_path):
+    path = PATHS[path_id]
+    with pytest.raises(Exception) as raised:
+        path.convert(_context(model(), list(args), kwargs, tmp_path))
+    failure = Failure.of_exception(raised.value, "convert")
+    assert path.limitation_for(failure, torch.__version__) is expected, failure
+
+
+def test_an_exported_program_refuses_another_kwarg_value_as_documented(tmp_path):
+    path = PATHS["torch.export"]
+    artifact = path.convert(_context(_BoolKwarg(), [_ROWS], {"flag": True}, tmp_path))
+    with pytest.raises(Exception) as raised:
+        path.run(artifact, [_ROWS], {"flag": False})
+    failure = Failure.of_exception(raised.value, "run")
+    assert path.limitation_for(failure, torch.__version__) is limitations.EXPORT_KWARG_GUARD, failure
+    assert path.limitation_for(Failure.of_exception(raised.value, "convert"), torch.__version__) is None

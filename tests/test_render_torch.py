@@ -10,6 +10,7 @@ torch = pytest.importorskip("torch")
 
 from conformance.program.case import map_tree, materialize, save_inputs  # noqa: E402
 from conformance.program.strategies import cases  # noqa: E402
+from conformance.program.trees import flatten  # noqa: E402
 from conformance.render.source import load_model_module, render  # noqa: E402
 
 
@@ -25,8 +26,7 @@ def test_clean_and_probed_renderings_agree(case):
     with torch.no_grad():
         a = clean(*map_tree(torch.from_numpy, args), **kwargs)
         b = probed(*map_tree(torch.from_numpy, args), **kwargs)
-    flat = lambda x: [x] if isinstance(x, torch.Tensor) else [t for v in (x.values() if isinstance(x, dict) else x) for t in flat(v)]  # noqa: E731
-    assert all(torch.equal(x, y) for x, y in zip(flat(a), flat(b)))
+    assert all(torch.equal(x, y) for x, y in zip(flatten(a), flatten(b)))
 
 
 def test_model_file_is_a_standalone_reproducer(tmp_path):
