@@ -16,7 +16,7 @@ import torch
 from conformance.paths.records import FRAMEWORKS, PathRecord, register
 from conformance.paths.torch import conversions as conv
 from conformance.paths.torch import limitations as lim
-from conformance.paths.torch.adapter import FRAMEWORK
+from conformance.paths.torch.adapter import FRAMEWORK, onnx_default_opset
 
 FRAMEWORKS["torch"] = FRAMEWORK
 
@@ -58,9 +58,10 @@ register(
                limitations=lim.EXPORT, specializes=frozenset({"kwargs"}), modes=AUTOGRAD_MODES),
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime",
                partial(conv.onnx_export, dynamo=True), conv.run_flat, limitations=lim.ONNX_DYNAMO,
-               specializes=frozenset({"kwargs"}), requires=ONNX_NEEDS + ("onnxscript",)),
+               specializes=frozenset({"kwargs"}), requires=ONNX_NEEDS + ("onnxscript",),
+               default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + TRACE_NOTE,
                partial(conv.onnx_export, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}), limitations=(lim.ONNX_FLOAT_KWARG_INPUT,),
-               requires=ONNX_NEEDS),
+               requires=ONNX_NEEDS, default_onnx_opset=onnx_default_opset),
 )

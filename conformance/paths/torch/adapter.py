@@ -43,6 +43,13 @@ def versions() -> dict:
     return {"torch": torch.__version__, **module_versions("onnxruntime", "onnx", "onnxscript")}
 
 
+def onnx_default_opset() -> int:
+    """The opset torch's ONNX exporters write when none is asked for."""
+    from torch.onnx import _constants
+
+    return _constants.ONNX_DEFAULT_OPSET
+
+
 # ------------------------------------------------------------------ autograd (grad and train modes)
 
 

@@ -16,7 +16,8 @@ import warnings
 import numpy as np
 import torch
 
-from conformance.paths.ort import OrtModel
+from conformance.paths.onnx_opset import check_loadable, lower_ir_version
+from conformance.paths.ort import OrtModel, UnknownGraphInputs
 from conformance.program.trees import map_tree
 
 #: The largest size torch.export's dynamic dim may take: the IR's largest batch times 16
@@ -195,7 +196,8 @@ def export(ctx):
 
 def onnx_export(ctx, dynamo: bool):
     """``torch.onnx.export`` with the flat tensor names as input names and the dynamic axes marked (the
-    dynamo exporter takes torch.export's ``dynamic_shapes``), run on onnxruntime."""
+    dynamo exporter takes torch.export's ``dynamic_shapes``), at the opset asked for (``--onnx-opset``; else
+    the exporter's default), run on onnxruntime."""
     path = os.path.join(ctx.workdir, "model_dynamo.onnx" if dynamo else "model_torchscript.onnx")
     options = dict(kwargs=dict(ctx.kwargs), input_names=ctx.tensor_names, dynamo=dynamo)
     if dynamo:
@@ -203,10 +205,21 @@ def onnx_export(ctx, dynamo: bool):
     else:
         options["dynamic_axes"] = {name: {axis: "B" for axis in axes} for name, axes in ctx.dynamic_axes.items()
                                    if axes}
+    opset = getattr(ctx, "onnx_opset", None)
+    if opset is not None:
+        options["opset_version"] = opset
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(ctx.model, tuple(ctx.args), path, **options)
-    return OrtModel(path, ctx.device, ctx.tensor_names, to_numpy)
+    if opset is not None:
+        lower_ir_version(path)  # the dynamo exporter stamps its newest IR version whatever the opset
+    try:
+        return OrtModel(path, ctx.device, ctx.tensor_names, to_numpy)
+    except UnknownGraphInputs:
+        raise
+    except Exception:
+        check_loadable(path)  # a runtime too old for the file's opset is a configuration error, not a finding
+        raise
 
 
 def run_flat(artifact, args, kwargs):
