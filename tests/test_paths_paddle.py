@@ -450,6 +450,40 @@ def test_known_bug_a_loaded_layer_trains_with_its_inference_program():
                  mode="train")["outcome"] == "pass"
 
 
+def _parameter_free_case() -> Case:
+    """A list input, a dynamic dim, a kwarg and a branch on a tensor; no parameters (a saved function keeps none)."""
+    b3 = TensorSpec(("B", 3))
+    body = (Get("v0", "xs", (0,)), Get("v1", "xs", (1,)), OpStmt("v2", "mul", ("v0", "v1")),
+            If(KwargCond("use_act", "truth"), (OpStmt("v2", "tanh", ("v2",)),)),
+            If(TensorCond("v2", "sum", ">", 0.0), (OpStmt("v2", "neg", ("v2",)),)), OpStmt("v3", "sigmoid", ("v0",)))
+    program = Program(seed=4, inputs=(Input("xs", SeqSpec("list", (b3, b3))),),
+                      kwargs=(Kwarg("use_act", "bool", True, (True, False)),), params=(), body=body,
+                      output=OutSeq("tuple", (OutVar("v2"), OutVar("v3"))))
+    kwargs = (("use_act", True),)
+    return Case(program, (InputSet("example", 2, 0, kwargs), InputSet("batch", 4, 1, kwargs)))
+
+
+@pytest.mark.parametrize("name", ["to_static", "to_static_sot", "to_static_build_strategy",
+                                  "to_static_spec_from_tensor", "jit_save", "jit_save_methods", "jit_save_function",
+                                  "inference", "inference_no_onednn", "onnx"])
+def test_the_triage_reproducer_agrees_with_eager_where_the_path_does(name, tmp_path):
+    """conformance triage's repro.py for a Paddle path (the path's own conversion code, copied, and the files it reads
+    beside its module) converts as the path does: on a case that passes, it passes too. tests/test_repro_paddle.py
+    checks the copied code itself, for every path (to_static_amp too: here the path itself does not pass this case on
+    a CPU with bfloat16, see test_amp_runs_where_the_cpu_has_bfloat16_and_refuses_elsewhere)."""
+    from conformance.triage.buckets import Sighting, TriageBucket
+    from conformance.triage.bug_report import write_bucket
+    from conformance.triage.signatures import signature
+
+    case = _parameter_free_case()
+    record = check(case, PATHS[f"paddle.{name}"])
+    assert record.outcome == "pass", record.detail.message
+    bucket = TriageBucket(signature(record), [Sighting.of(record)], case, record)
+    write_bucket(bucket, tmp_path, verify=True)
+    assert bucket.repro.get("file"), bucket.repro.get("unavailable")
+    assert bucket.repro["verified"] is False, bucket.repro.get("output_tail")  # it ran and agreed with eager
+
+
 def _grad_case(body, output, inputs=(("x", TensorSpec((2, 3))),)) -> Case:
     return Case(_program(body, output, inputs), (InputSet("example", 2, 1),))
 
