@@ -283,17 +283,16 @@ def test_the_reproducer_agrees_with_eager_where_the_path_does(path, tmp_path):
     """conformance triage's repro.py for a TensorFlow path (the path's own conversion code, copied) converts as
     the path does: on a case that passes, it passes too (nested inputs, and a dict output whose keys a loaded model
     sorts). tests/test_repro_tf.py checks the copied code itself, for every path."""
-    try:
-        from conformance.triage.buckets import Bucket, signature, write_bucket
-    except ImportError as e:  # issue 14: triage is being rebuilt around the standalone conversions
-        pytest.skip(f"conformance triage's bucket API moved: {e}")
+    from conformance.triage.buckets import Sighting, TriageBucket
+    from conformance.triage.bug_report import write_bucket
+    from conformance.triage.signatures import signature
+
     case = Case(_loop_program(), (InputSet("example", 2, 1),))
     record = check(case, PATHS[path])
-    assert record["outcome"] == "pass", record["detail"]["message"]
-    bucket = Bucket(signature(record), [record], case, record)
+    assert record.outcome == "pass", record.detail.message
+    bucket = TriageBucket(signature(record), [Sighting.of(record)], case, record)
     write_bucket(bucket, tmp_path, verify=True)
-    if not bucket.repro.get("file"):
-        pytest.skip("conformance triage does not assemble reproducers from the standalone conversions yet")
+    assert bucket.repro.get("file"), bucket.repro.get("unavailable")
     assert bucket.repro["verified"] is False, bucket.repro.get("output_tail")  # it ran and agreed with eager
 
 

@@ -22,6 +22,7 @@ from conformance.program.ir import (
     Kwarg,
     KwargCond,
     OpStmt,
+    OutDict,
     OutSeq,
     OutVar,
     Param,
@@ -356,6 +357,34 @@ def test_repro_snippet_converts_like_its_path(path_id, tmp_path):
     bucket = TriageBucket(signature(failing_batch).with_program(case.program), [Sighting.of(rec)], case,
                           failing_batch)
     write_bucket(bucket, tmp_path / "b", verify=True)
+    assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
+    assert f"OK: {path_id} agrees with eager" in bucket.repro["output_tail"]
+
+
+@pytest.mark.parametrize("path_id", ["paddle.jit_save_function", "tf.saved_model"])
+def test_repro_of_other_frameworks_agrees_where_the_path_does(path_id, tmp_path):
+    """The same assembly for Paddle and TensorFlow; a file the conversion reads beside its module (Paddle's
+    callers template) is copied beside repro.py; a SavedModel's sorted dict outputs are matched by key."""
+    framework = path_id.split(".")[0]
+    pytest.importorskip({"paddle": "paddle", "tf": "tensorflow"}[framework])
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.run.runner import check
+    from conformance.triage.bug_report import write_bucket
+
+    load_framework(framework)
+    path = PATHS[path_id]
+    body = (Get("a", "x0"), OpStmt("b", "tanh", ("a",)), OpStmt("c", "sigmoid", ("a",)))
+    output = (OutDict((("zeta", OutVar("b")), ("alpha", OutVar("c")))) if framework == "tf"  # keys not sorted
+              else OutSeq("tuple", (OutVar("b"), OutVar("c"))))
+    program = Program(6, (Input("x0", T("B", 3)),), (), (), body, output)
+    case = Case(program, (InputSet("example", 2, 0), InputSet("batch", 3, 1)))
+    record = check(case, path)
+    assert record.outcome == "pass", record.detail.message
+    batch_fails = ResultDetail(inputs=[InputResult("batch", 1, "mismatch")])
+    failing_batch = replace(record, outcome="mismatch", detail=batch_fails)
+    bucket = TriageBucket(signature(failing_batch).with_program(program), [Sighting.of(record)], case, failing_batch)
+    folder = write_bucket(bucket, tmp_path / "b", verify=True)
+    assert {Path(f).name for f in path.files} <= {p.name for p in folder.iterdir()}
     assert bucket.repro["exit_code"] == 0, bucket.repro["output_tail"]
     assert f"OK: {path_id} agrees with eager" in bucket.repro["output_tail"]
 

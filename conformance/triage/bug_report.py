@@ -1,15 +1,17 @@
 """A bucket's folder: what a maintainer upstream gets.
 
 :func:`write_bucket` writes ``bucket.json`` (the bucket, its minimal case and findings), ``case.json``
-(the minimal case, for ``conformance replay``), ``repro.py`` with ``example.npz``/``inputs.npz`` (a script
-that needs only the framework: it builds the minimal model, converts it along the path, compares with
-eager and prints both and the difference; exit status 1 while the bug is there; see
-:mod:`conformance.triage.repro`), and ``REPORT.md`` (an upstream bug report).
+(the minimal case, for ``conformance replay``), ``REPORT.md`` (an upstream bug report), and ``repro.py``
+with ``example.npz``/``inputs.npz`` and the files the path's conversion reads beside it
+(``PathRecord.files``): a script that needs only the framework; it builds the minimal model, converts it
+along the path, compares with eager and prints both and the difference; exit status 1 while the bug is
+there (see :mod:`conformance.triage.repro`).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from conformance.paths.records import PATHS
@@ -91,6 +93,9 @@ def write_bucket(bucket: TriageBucket, folder: Path, verify: bool = True, timeou
         bucket.repro = {"unavailable": str(e)}
     else:
         (folder / "repro.py").write_text(source)
+        path = PATHS.get(bucket.signature.path_id)
+        for file in path.files if path else ():  # what the conversion reads beside its own module
+            shutil.copyfile(file, folder / Path(file).name)
         bucket.repro = verify_repro(folder, timeout) if verify else {"file": "repro.py", "verified": None}
     (folder / "REPORT.md").write_text(report_markdown(bucket))
     (folder / "bucket.json").write_text(json.dumps(bucket.to_dict(), indent=1, sort_keys=True) + "\n")

@@ -42,6 +42,17 @@ def output_leaves(tree):
     return [tree]
 
 
+def aligned_leaves(got, want):
+    """The converted model's output leaves in the order of eager's (``want``): by key where both are dicts (a
+    loaded SavedModel sorts dict keys), by position otherwise; outputs returned flat (an ONNX runtime) are
+    compared with eager's leaves in order."""
+    if isinstance(want, dict) and isinstance(got, dict) and set(got) == set(want):
+        return [leaf for key in want for leaf in aligned_leaves(got[key], want[key])]
+    if isinstance(want, (list, tuple)) and isinstance(got, (list, tuple)) and len(got) == len(want):
+        return [leaf for g, w in zip(got, want) for leaf in aligned_leaves(g, w)]
+    return output_leaves(got)
+
+
 def differences(got, want):
     """What differs between the converted model's outputs and eager's (flat lists of arrays)."""
     if len(got) != len(want):
@@ -81,11 +92,12 @@ def reproduce(Model, load_inputs, prepare, call, to_numpy, convert, run):
     failed = False
     for name in RUN_ON:
         args, kwargs = load_inputs(os.path.join(HERE, name))
-        want = [np.asarray(to_numpy(leaf)) for leaf in output_leaves(call(eager_model, args, kwargs))]
+        eager = call(eager_model, args, kwargs)
+        want = [np.asarray(to_numpy(leaf)) for leaf in output_leaves(eager)]
         print(f"== {name} (kwargs {kwargs})\neager:     {want}")
         args, kwargs = load_inputs(os.path.join(HERE, name))  # afresh: a path may write into its inputs
         try:
-            got = [np.asarray(to_numpy(leaf)) for leaf in output_leaves(run(artifact, args, kwargs))]
+            got = [np.asarray(to_numpy(leaf)) for leaf in aligned_leaves(run(artifact, args, kwargs), eager)]
         except Exception:
             traceback.print_exc()
             print(f"FAILED: the {PATH} model raised on {name}")
