@@ -32,6 +32,7 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
     to_static_amp,
     to_static_sot,
 )
+from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 from conformance.paths.paddle.paddle2onnx_client import PADDLE2ONNX  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: E402
 
@@ -94,3 +95,6 @@ register(
                "onnxruntime " + _SAVE_NOTE, saved.to_onnx, run, specializes=KWARGS, limitations=known.ONNX,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy")),
 )
+
+# the paths people deploy with (conversions in deployment.py)
+register(*DEPLOYMENT_PATHS)

@@ -51,6 +51,7 @@ from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: 
 from conformance.paths.tf import conversions as conv  # noqa: E402
 from conformance.paths.tf import limitations as lim  # noqa: E402
 from conformance.paths.tf.adapter import FRAMEWORK, counters  # noqa: E402
+from conformance.paths.tf.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 
 FRAMEWORKS["tf"] = FRAMEWORK
 
@@ -78,3 +79,6 @@ register(
                "graph is built)", conv.build_session, conv.run, limitations=lim.SESSION,
                specializes=frozenset({"kwargs"}), modes=frozenset({"infer", "grad"})),
 )
+
+# the paths people deploy with (conversions in deployment.py)
+register(*DEPLOYMENT_PATHS)

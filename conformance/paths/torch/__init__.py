@@ -17,6 +17,7 @@ from conformance.paths.records import FRAMEWORKS, PathRecord, register
 from conformance.paths.torch import conversions as conv
 from conformance.paths.torch import limitations as lim
 from conformance.paths.torch.adapter import FRAMEWORK, onnx_default_opset
+from conformance.paths.torch.deployment_records import DEPLOYMENT_PATHS
 
 FRAMEWORKS["torch"] = FRAMEWORK
 
@@ -62,6 +63,10 @@ register(
                default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + TRACE_NOTE,
                partial(conv.onnx_export, dynamo=False), conv.run_flat,
-               specializes=frozenset({"kwargs", "control_flow"}), limitations=(lim.ONNX_FLOAT_KWARG_INPUT,),
+               specializes=frozenset({"kwargs", "control_flow"}),
+               limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR),
                requires=ONNX_NEEDS, default_onnx_opset=onnx_default_opset),
 )
+
+# the paths people deploy with (conversions in deployment.py)
+register(*DEPLOYMENT_PATHS)

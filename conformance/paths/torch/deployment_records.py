@@ -38,12 +38,6 @@ OPENVINO_NESTED_SEQUENCE = Limitation(
     versions=">=2024.0", package="openvino",
     reference="https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html "
               "(non-tensor data types)")
-ONNX_UNSUPPORTED_OPERATOR = Limitation(
-    reason="the TorchScript ONNX exporter has no symbolic for some aten operators at its opset (aten::asinh, "
-           "aten::expm1, aten::logaddexp, aten::trunc among this suite's ops)",
-    errors=("UnsupportedOperatorError",), versions=">=2.0",
-    reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html")
-
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 
@@ -75,6 +69,6 @@ DEPLOYMENT_PATHS = (
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
-               limitations=(lim.ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
+               limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
                devices=("cpu",)),
 )

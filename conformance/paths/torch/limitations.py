@@ -80,3 +80,8 @@ AOT_ZERO_GRADIENTS = Limitation(
 
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DICT_FALLBACK)
+ONNX_UNSUPPORTED_OPERATOR = Limitation(
+    reason="the TorchScript ONNX exporter has no symbolic for some aten operators at its opset (aten::asinh, "
+           "aten::expm1, aten::logaddexp, aten::trunc among this suite's ops)",
+    errors=("UnsupportedOperatorError",), versions=">=2.0",
+    reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html")
