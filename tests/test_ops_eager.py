@@ -40,7 +40,7 @@ def cases_using(name: str, count: int, seed: int = 0):
     from conformance.run.campaign import generate_cases
 
     ops = (name,) + tuple(e for e in ENABLERS if e != name)
-    stream = generate_cases(seed, ops=ops, constructs=("dynamic_dim",), max_statements=4)
+    stream = generate_cases(seed, ops=ops, constructs=("dynamic_dim", "kwargs"), max_statements=4)
     found = (case for case in itertools.islice(stream, 400) if name in case.program.ops())
     return list(itertools.islice(found, count))
 

@@ -71,8 +71,22 @@ TRAIN_CONSTRUCTS = ("train_layers",)
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
+#: How many ops the generator draws for a statement before it takes the next op that fits: many ops fit only
+#: some arguments (a rank, static dims, a value range), and the next one after a run of those would be drawn
+#: far more often than the others.
+DRAWS = 8
+#: Ops that make a variable of a dtype other ops take and programs otherwise seldom have.
+ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int", "argmax", "argmin", "argsort")}
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
                "train_layers")
+
+
+def spread(first: int, second: int, n: int) -> int:
+    """Two drawn 32-bit values as one of ``n`` choices, about evenly: Hypothesis draws small integers far more
+    often than large ones (one draw below ``n`` would favour the first ops of the table several times over),
+    so each is scattered by a multiplicative hash (Knuth's) and the two are added (one hashed value would still
+    favour the few choices that 1, 2, 3 land on). 0 and 0 give 0, where shrinking goes."""
+    return ((first * 2654435761) % 2**32 + (second * 2654435761 * 7) % 2**32) % n
 
 
 def _join(a: Interval, b: Interval) -> Interval:
@@ -139,6 +153,7 @@ class _Gen:
         self.max_depth = max_depth
         self.constructs = constructs
         self.ops = [OPS[o] for o in ops]
+        self.by_name = {rec.name: rec for rec in self.ops}
         # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
         self.cumulative = list(itertools.accumulate(max(1, round(rec.weight * 4)) for rec in self.ops))
         self.params: list[Param] = []
@@ -244,9 +259,17 @@ class _Gen:
                     broadcast(ts[0].shape, ts[1].shape)
                 if not rec.empty_ok and any(has_data_dim(t) for t in ts):
                     return False
-                return rec.domain([env[a].iv for a in args], ts)
+                if not rec.domain([env[a].iv for a in args], ts):
+                    return False
             except ProgramError:
                 return False
+            try:  # the shape rule's own checks, where they do not need the attributes
+                rec.check(ts, {})
+            except ProgramError:
+                return False
+            except (KeyError, TypeError):
+                pass  # the rule needs attributes, which are drawn for arguments that fit the domain
+            return True
 
         firsts, seconds = names, names
         if rec.inplace:  # the target must be unaliased and reassignable in this scope
@@ -273,24 +296,43 @@ class _Gen:
                 and not (rec.data_dependent and scope.loops)
                 and next(self._iter_candidates(rec, scope), None) is not None)
 
-    def pick(self, scope: _Scope) -> OpRecord:
-        """An op that fits here, drawn by the ops' weights: up to three draws, then the next op that fits after
-        the last one drawn (checking every op at every statement would make drawing slow with many ops)."""
+    def pick(self, scope: _Scope) -> tuple[list, OpRecord]:
+        """An op that fits here, drawn by the ops' weights, and the statements made first to fit it: up to
+        :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it first (a
+        comparison, a cast, an argmax: such arguments are rare otherwise, and so are the ops that take them);
+        then the next op that fits after the last one drawn (checking every op at every statement would make
+        drawing slow with many ops)."""
         d = self.draw
-        for attempt in range(3):
-            i = bisect.bisect_right(self.cumulative, d(st.integers(0, self.cumulative[-1] - 1)))
-            if self.usable(self.ops[i], scope):
-                return self.ops[i]
+        for attempt in range(DRAWS):
+            unit = spread(d(st.integers(0, 2**32 - 1)), d(st.integers(0, 2**32 - 1)), self.cumulative[-1])
+            i = bisect.bisect_right(self.cumulative, unit)
+            rec = self.ops[i]
+            if self.usable(rec, scope):
+                return [], rec
+            made = self.argument_for(rec, scope)
+            if made and self.usable(rec, scope):
+                return made, rec
         for step in range(1, len(self.ops) + 1):
             rec = self.ops[(i + step) % len(self.ops)]
             if self.usable(rec, scope):
-                return rec
+                return [], rec
         raise ProgramError("no op fits the variables in scope")  # inputs are float: neg always fits
+
+    def argument_for(self, rec: OpRecord, scope: _Scope) -> list:
+        """A statement that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is
+        missing, or no op makes one here)."""
+        have = {v.type.dtype for v in scope.env.values()}
+        missing = [t for t in rec.arg_dtypes if t in ENABLERS and t not in have]
+        if not missing or (rec.data_dependent and scope.loops):
+            return []
+        makers = [self.by_name[name] for name in ENABLERS[missing[0]] if name in self.by_name]
+        return (self.op(scope, makers) or []) if makers else []
 
     def op(self, scope: _Scope, pool: Optional[list] = None) -> Optional[list]:
         d = self.draw
+        first: list = []  # statements that make an argument the op needs
         if pool is None:
-            rec = self.pick(scope)
+            first, rec = self.pick(scope)
         else:
             usable = [rec for rec in pool if self.usable(rec, scope)]
             if not usable:
@@ -317,7 +359,7 @@ class _Gen:
                 scope.reassigned.add(target)
             scope.env[target] = _Var(out_t, iv)
             self.recent.append(target)
-            return [dataclasses.replace(stmt, out=target)]
+            return first + [dataclasses.replace(stmt, out=target)]
         if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
             name = self.fresh()
             scope.local.add(name)
@@ -328,7 +370,7 @@ class _Gen:
             made = self.assign(scope, stmt, out_t, iv)
         if rec.view:
             self.aliased.update((made.out, args[0]))
-        return [made]
+        return first + [made]
 
     def assign(self, scope: _Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
         targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]

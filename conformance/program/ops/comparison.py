@@ -29,7 +29,8 @@ def _where_infer(ts, a):
     return TensorType(broadcast(broadcast(c.shape, x.shape), y.shape), x.dtype)
 
 
-register(name="where", family="comparison", arity=3, empty_ok=True, doc="torch.where(cond, x, y)", arg_dtypes=("any",),
+register(name="where", family="comparison", arity=3, empty_ok=True, doc="torch.where(cond, x, y)",
+         arg_dtypes=("bool", "float32", "float32"),
          emit=per_framework("torch.where({0}, {1}, {2})", "paddle.where({0}, {1}, {2})", "tf.where({0}, {1}, {2})"),
          infer=_where_infer,
          bound=lambda ivs, a, ts: (min(ivs[1][0], ivs[2][0]), max(ivs[1][1], ivs[2][1])))
@@ -48,6 +49,7 @@ register(name="to_int", family="cast", arity=1, empty_ok=True, doc="cast float t
          bound=lambda ivs, a, ts: (float(math.trunc(ivs[0][0])), float(math.trunc(ivs[0][1]))), probe="int",
          tolerance="jumps at integers: watched by the branch-flip guard")
 register(name="to_float", family="cast", arity=1, empty_ok=True, doc="cast int64 or bool to float", arg_dtypes=("any",),
+         weight=4.0,
          emit=per_framework("{0}.to({float})", "paddle.cast({0}, {float})", "tf.cast({0}, {float})"),
          infer=_cast_infer("float32", ("int64", "bool")), bound=keep_bound,
          domain=lambda ivs, ts: ts[0].dtype in ("int64", "bool"))

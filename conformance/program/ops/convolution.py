@@ -124,7 +124,7 @@ _conv("conv2d_padding_mode", 2, "2-d convolution of an input padded in reflect, 
       "dilation={dilation})", "F.conv2d(F.pad({0}, {torch_pads}, mode={mode!r}), {p0}, {p1}, stride={stride}, "
       "dilation={dilation})", _TF.format(n=2), _conv_attrs(2, modes=True))
 _conv("conv3d", 3, "3-d convolution of one volume [C, D, H, W]: kernel, stride, padding, dilation",
-      _TORCH.format(n=3), _PADDLE.format(n=3), _TF.format(n=3), _conv_attrs(3))
+      _TORCH.format(n=3), _PADDLE.format(n=3), _TF.format(n=3), _conv_attrs(3), weight=3.0)
 
 # ---------------------------------------------------------------- transposed
 
@@ -164,7 +164,8 @@ def _transposed(n: int, doc: str):
                    "tf": f"tf_conv_transpose({{0}}, {{p0}}, {{p1}}, {{stride}}, {{padding}}, {{output_padding}}, {n})"},
              params=lambda ts, a: [((_channels(ts[0], n), a["out_channels"]) + (a["kernel"],) * n, 0.5),
                                    ((a["out_channels"],), 0.5)],
-             bound=_conv_bound(n, transposed=True), helpers=_TF_CONV_T, tolerance=_TOLERANCE)
+             bound=_conv_bound(n, transposed=True), helpers=_TF_CONV_T, tolerance=_TOLERANCE,
+             weight=3.0 if n == 3 else 1.0)  # one volume [C, D, H, W] with static dims: few arguments fit
 
 
 _transposed(1, "transposed 1-d convolution of [N, C, L]: kernel, stride, padding, output_padding")

@@ -180,7 +180,8 @@ unary("cosh", "elementwise", calls("torch.cosh", "paddle.cosh", "tf.cosh"),
 unary("asinh", "elementwise", calls("torch.asinh", "paddle.asinh", "tf.asinh"), monotone(math.asinh),
       "inverse hyperbolic sine")
 unary("atanh", "elementwise", calls("torch.atanh", "paddle.atanh", "tf.atanh"), monotone(math.atanh),
-      "inverse hyperbolic tangent (|x| < 1)", domain=lambda ivs, ts: -1.0 < ivs[0][0] and ivs[0][1] < 1.0)
+      "inverse hyperbolic tangent (|x| < 1)", domain=lambda ivs, ts: -1.0 < ivs[0][0] and ivs[0][1] < 1.0,
+      weight=8.0)  # few values lie strictly inside (-1, 1): tanh, sigmoid, softsign results
 
 
 def _power_bound(ivs, a, ts):

@@ -163,7 +163,7 @@ def _scatter_attrs(duplicates: bool, reduce: bool = False, fixed=None):
         t = ts[0]
         dim = draw(st.sampled_from(static_dims(t)))
         size = t.shape[dim]
-        along = draw(st.integers(1, size if not duplicates else 4))
+        along = draw(st.integers(1, size))  # torch: an index no longer than src along the dim
         shape = _block_shape(t, dim, draw, along)
         if duplicates:
             flat = draw(st.lists(st.integers(0, size - 1), min_size=math.prod(shape), max_size=math.prod(shape)))
@@ -283,7 +283,7 @@ def _masked_select_infer(ts, a):
 
 
 register(name="masked_select", family="indexing", arity=2, arg_dtypes=("float32", "bool"), data_dependent=True,
-         weight=0.3, doc="the elements of x where a mask of x's shape is true, as a 1-d tensor whose length the data "
+         weight=1.0, doc="the elements of x where a mask of x's shape is true, as a 1-d tensor whose length the data "
          "decides", emit=per_framework("torch.masked_select({0}, {1})", "paddle.masked_select({0}, {1})",
                                        "tf.boolean_mask({0}, {1})"),
          infer=_masked_select_infer, domain=lambda ivs, ts: ts[0].shape == ts[1].shape, bound=keep_bound,
@@ -296,7 +296,7 @@ def _nonzero_infer(ts, a):
     return TensorType((DATA_DIM_PREFIX, t.rank), "int64")
 
 
-register(name="nonzero", family="indexing", arity=1, arg_dtypes=("bool",), data_dependent=True, weight=0.3,
+register(name="nonzero", family="indexing", arity=1, arg_dtypes=("bool",), data_dependent=True, weight=1.0,
          doc="the coordinates of the true elements of a bool tensor, [count, rank] int64, a count the data decides",
          emit=per_framework("torch.nonzero({0})", "paddle.nonzero({0})", "tf.where({0})"),
          infer=_nonzero_infer, domain=lambda ivs, ts: ts[0].rank >= 1,
@@ -312,7 +312,7 @@ def _embedding_infer(ts, a):
     return TensorType(t.shape + (a["features"],), "float32")
 
 
-register(name="embedding", family="indexing", arity=1, arg_dtypes=("int64",), empty_ok=True,
+register(name="embedding", family="indexing", arity=1, arg_dtypes=("int64",), empty_ok=True, weight=2.0,
          doc="rows of a weight table [10, features] picked by an int64 tensor with values in 0..9 (a lookup table)",
          emit=per_framework("F.embedding({0}, {p0})", "F.embedding({0}, {p0})", "tf.gather({p0}, {0})"),
          infer=_embedding_infer, domain=lambda ivs, ts: 0 <= ivs[0][0] and ivs[0][1] <= 9 and ts[0].rank <= 3,

@@ -12,14 +12,15 @@ def _inplace_infer(ts, a):
     return ts[0]
 
 
-register(name="add_", family="inplace", arity=2, inplace=True, doc="x.add_(y): in-place addition (y broadcasts into x)",
+register(name="add_", family="inplace", arity=2, inplace=True, weight=3.0,
+         doc="x.add_(y): in-place addition (y broadcasts into x)",
          emit=per_framework("{0}.add_({1})", "{0}.add_({1})", "{0} + {1}"), infer=_inplace_infer,
          bound=lambda ivs, a, ts: (ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]))
-register(name="mul_", family="inplace", arity=2, inplace=True, doc="x.mul_(y): in-place multiplication",
+register(name="mul_", family="inplace", arity=2, inplace=True, weight=3.0, doc="x.mul_(y): in-place multiplication",
          emit=per_framework("{0}.mul_({1})", "{0}.multiply_({1})", "{0} * {1}"), infer=_inplace_infer,
          bound=lambda ivs, a, ts: interval_mul(ivs[0], ivs[1]))
-register(name="clamp_", family="inplace", arity=1, inplace=True, doc="x.clamp_(lo, hi): in-place clamp",
+register(name="clamp_", family="inplace", arity=1, inplace=True, weight=3.0, doc="x.clamp_(lo, hi): in-place clamp",
          emit=per_framework("{0}.clamp_({lo}, {hi})", "{0}.clip_({lo}, {hi})", "tf.clip_by_value({0}, {lo}, {hi})"),
          infer=same_type, bound=CLAMP.bound, attrs=CLAMP.attrs)
-register(name="relu_", family="inplace", arity=1, inplace=True, doc="x.relu_(): in-place ReLU",
+register(name="relu_", family="inplace", arity=1, inplace=True, weight=3.0, doc="x.relu_(): in-place ReLU",
          emit=per_framework("{0}.relu_()", "F.relu_({0})", "tf.nn.relu({0})"), infer=same_type, bound=RELU.bound)

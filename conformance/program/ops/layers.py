@@ -174,7 +174,7 @@ register(name="multi_head_attention", family="attention", arity=1, doc="multi-he
                                  "causal": draw(strategies().booleans())},
          params=lambda ts, a: [((3 * ts[0].shape[2], ts[0].shape[2]), 0.5), ((3 * ts[0].shape[2],), 0.5),
                                ((ts[0].shape[2], ts[0].shape[2]), 0.5), ((ts[0].shape[2],), 0.5)],
-         bound=_mha_bound, weight=0.5, tolerance="softmax of sums: judged against fp64")
+         bound=_mha_bound, tolerance="softmax of sums: judged against fp64")
 
 # ---------------------------------------------------------------- recurrent
 
@@ -214,7 +214,7 @@ def _rnn(cell: str, gates: int, torch: str):
              infer=_rnn_infer, fields=_rnn_fields, params=_rnn_params(gates), domain=lambda ivs, ts: _rnn_fits(ts[0]),
              attrs=lambda draw, ts: {"hidden": draw(strategies().sampled_from([2, 3])),
                                      "bidirectional": draw(strategies().booleans())},
-             bound=lambda ivs, a, ts: (-1.0, 1.0), weight=0.5,
+             bound=lambda ivs, a, ts: (-1.0, 1.0), weight=1.5,
              tolerance="Paddle and TensorFlow have no functional recurrent layer: their emitters loop over the time "
                        "steps (a Python loop, tf.scan); torch calls torch.{cell} (what nn.{cell.upper()} runs)")
 
@@ -247,7 +247,8 @@ def _shuffle_fields(ts, a) -> dict:
                 hd=h // a["factor"], wd=w // a["factor"], cu=c * a["factor"] ** 2)
 
 
-register(name="pixel_shuffle", family="shape", arity=1, doc="[N, C r^2, H, W] to [N, C, H r, W r] (r = 2), torch's "
+register(name="pixel_shuffle", family="shape", arity=1, weight=4.0,
+         doc="[N, C r^2, H, W] to [N, C, H r, W r] (r = 2), torch's "
          "channel order (TensorFlow's depth_to_space orders channels differently: reshapes)",
          emit=per_framework("F.pixel_shuffle({0}, {r})", "F.pixel_shuffle({0}, {r})",
                             "tf.reshape(tf.transpose(tf.reshape({0}, [-1, {cr}, {r}, {r}, {h}, {w}]), "
@@ -255,7 +256,8 @@ register(name="pixel_shuffle", family="shape", arity=1, doc="[N, C r^2, H, W] to
          infer=_shuffle_infer, fields=_shuffle_fields, attrs=lambda draw, ts: {"factor": 2}, bound=keep_bound,
          domain=lambda ivs, ts: ts[0].rank == 4 and isinstance(ts[0].shape[1], int) and ts[0].shape[1] % 4 == 0
          and all(isinstance(n, int) for n in ts[0].shape[2:]))
-register(name="pixel_unshuffle", family="shape", arity=1, doc="[N, C, H r, W r] to [N, C r^2, H, W] (r = 2)",
+register(name="pixel_unshuffle", family="shape", arity=1, weight=4.0,
+         doc="[N, C, H r, W r] to [N, C r^2, H, W] (r = 2)",
          emit=per_framework("F.pixel_unshuffle({0}, {r})", "F.pixel_unshuffle({0}, {r})",
                             "tf.reshape(tf.transpose(tf.reshape({0}, [-1, {c}, {hd}, {r}, {wd}, {r}]), "
                             "[0, 1, 3, 5, 2, 4]), [-1, {cu}, {hd}, {wd}])"),

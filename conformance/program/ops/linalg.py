@@ -191,7 +191,8 @@ def _dot_infer(ts, a):
     return TensorType((), x.dtype)
 
 
-register(name="dot", family="linalg", arity=2, arg_shapes="any", doc="the dot product of two vectors (a scalar)",
+register(name="dot", family="linalg", arity=2, arg_shapes="any", weight=2.0,
+         doc="the dot product of two vectors (a scalar)",
          emit=per_framework("torch.dot({0}, {1})", "paddle.dot({0}, {1})", "tf.tensordot({0}, {1}, 1)"),
          infer=_dot_infer, domain=lambda ivs, ts: ts[0] == ts[1] and ts[0].rank == 1,
          bound=lambda ivs, a, ts: hull(*(s * size_bound(ts[0].shape[0]) * _magnitude(ivs) * _magnitude(ivs, 1)

@@ -21,6 +21,8 @@ _TF_POOL = {"tf": helper_code.source(helper_code.tf_pool)}
 _TF_ADAPTIVE = {"tf": helper_code.source(helper_code.tf_adaptive_pool)}
 #: the input rank of n-d pooling (3-d: one unbatched volume [C, D, H, W])
 _RANK = {1: 3, 2: 4, 3: 4}
+#: draw weights: few variables fit 3-d pooling (rank 4 with every dim static)
+_WEIGHT = {1: 1.5, 2: 1.0, 3: 3.0}
 
 
 def _spatial(t: TensorType, n: int) -> list:
@@ -96,7 +98,7 @@ def _average_bound(ivs, a, ts):
 
 
 def _pool(name: str, n: int, emit: dict, doc: str, average: bool = False, dilated: bool = False, **kw):
-    register(name=name, family="pooling", arity=1, doc=doc, emit=emit, infer=_pool_infer(n),
+    register(name=name, family="pooling", arity=1, doc=doc, emit=emit, infer=_pool_infer(n), weight=_WEIGHT[n],
              attrs=_pool_attrs(n, average, dilated), domain=lambda ivs, ts: _fits(ts[0], n),
              bound=_average_bound if average else keep_bound,
              fields=lambda ts, a: {"exclusive": not a.get("count_include_pad", True)}, **kw)
@@ -156,6 +158,7 @@ def _adaptive(name: str, n: int, kind: str, doc: str):
     short = "max" if kind == "max" else "avg"
     paddle = f"F.adaptive_{short}_pool{n}d({{0}}, {{size_list}})"
     register(name=name, family="pooling", arity=1, doc=doc, infer=_adaptive_infer(n), attrs=_adaptive_attrs(n),
+             weight=_WEIGHT[n],
              emit={"torch": f"F.adaptive_{short}_pool{n}d({{0}}, {{size_tuple}})",
                    "paddle": _unbatched(paddle) if n == 3 else paddle,
                    "tf": f"tf_adaptive_pool({{0}}, {{size_list}}, '{kind}')"},

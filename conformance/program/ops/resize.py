@@ -78,6 +78,7 @@ def _resize(name: str, n: int, mode: str, doc: str, tf: str, corners: bool, boun
     for fw in kw.pop("without", ()):
         del emit[fw]
     register(name=name, family="resize", arity=1, doc=doc, emit=emit, infer=_resize_infer(n),
+             weight=3.0 if n == 3 else 1.0,
              attrs=_resize_attrs(n, corners), fields=_fields(n, batch), domain=lambda ivs, ts: _fits(ts[0], n),
              bound=bound, **kw)
 

@@ -157,7 +157,7 @@ def _unique_infer(ts, a):
     return TensorType((DATA_DIM_PREFIX,), "int64")
 
 
-register(name="unique", family="sorting", arity=1, arg_dtypes=("int64",), data_dependent=True, weight=0.3,
+register(name="unique", family="sorting", arity=1, arg_dtypes=("int64",), data_dependent=True, weight=1.0,
          empty_ok=True, doc="the distinct values of an int64 tensor, sorted, as a 1-d tensor whose length the data "
          "decides", emit=per_framework("torch.unique({0})", "paddle.unique({0})",
                                        "tf.sort(tf.unique(tf.reshape({0}, [-1])).y)"),
