@@ -223,3 +223,9 @@ def to_static_amp(ctx):
                                 "False): running the bfloat16 program would abort the process")
     call(static, ctx.args, ctx.kwargs)
     return Float32Outputs(static)
+
+
+#: The artifact runs a program built once from the model's code (AMP applies only there: dygraph auto_cast on the
+#: CPU does nothing), so a probed model's probes cannot record each call's decisions: the reduced-precision guard
+#: judges by margins instead (see conformance.judge.precision.builds_graph).
+to_static_amp.builds_graph = True
