@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import json
 
 import pytest
 
@@ -23,11 +24,17 @@ FAMILIES = ("pooling", "padding", "resize", "convolution", "indexing", "sorting"
 
 
 def draw_counts(n: int, seed: int = 0) -> collections.Counter:
-    """How many statements of each op ``n`` programs of the campaign stream of ``seed`` hold, over every op."""
+    """How many statements of each op ``n`` programs of the campaign stream of ``seed`` hold, over every op;
+    each case must load again from its JSON (type-checked: valid by construction)."""
+    from conformance.program.case import Case
     from conformance.run.campaign import generate_cases
 
     stream = generate_cases(seed, frameworks=(), constructs=CONSTRUCTS + TRAIN_CONSTRUCTS)
-    return collections.Counter(op for case in itertools.islice(stream, n) for op in case.program.ops())
+    counts: collections.Counter = collections.Counter()
+    for case in itertools.islice(stream, n):
+        assert Case.from_dict(json.loads(json.dumps(case.to_dict()))) == case
+        counts.update(case.program.ops())
+    return counts
 
 
 def _report(counts: collections.Counter) -> None:

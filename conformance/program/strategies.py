@@ -303,19 +303,21 @@ class _Gen:
         then the next op that fits after the last one drawn (checking every op at every statement would make
         drawing slow with many ops)."""
         d = self.draw
+        made: list = []  # kept even where the op still does not fit: the scope has their variables now
         for attempt in range(DRAWS):
             unit = spread(d(st.integers(0, 2**32 - 1)), d(st.integers(0, 2**32 - 1)), self.cumulative[-1])
             i = bisect.bisect_right(self.cumulative, unit)
             rec = self.ops[i]
             if self.usable(rec, scope):
-                return [], rec
-            made = self.argument_for(rec, scope)
-            if made and self.usable(rec, scope):
                 return made, rec
+            if not made:
+                made = self.argument_for(rec, scope)
+                if made and self.usable(rec, scope):
+                    return made, rec
         for step in range(1, len(self.ops) + 1):
             rec = self.ops[(i + step) % len(self.ops)]
             if self.usable(rec, scope):
-                return [], rec
+                return made, rec
         raise ProgramError("no op fits the variables in scope")  # inputs are float: neg always fits
 
     def argument_for(self, rec: OpRecord, scope: _Scope) -> list:

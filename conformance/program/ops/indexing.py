@@ -163,7 +163,9 @@ def _scatter_attrs(duplicates: bool, reduce: bool = False, fixed=None):
         t = ts[0]
         dim = draw(st.sampled_from(static_dims(t)))
         size = t.shape[dim]
-        along = draw(st.integers(1, size))  # torch: an index no longer than src along the dim
+        # torch: an index no longer than src along the dim; with duplicates, as long as it, most often (two
+        # values or more along the dim, drawn from few: duplicates are likely)
+        along = draw(st.sampled_from([size, 2, 1] if size >= 2 else [1])) if duplicates else draw(st.integers(1, size))
         shape = _block_shape(t, dim, draw, along)
         if duplicates:
             flat = draw(st.lists(st.integers(0, size - 1), min_size=math.prod(shape), max_size=math.prod(shape)))

@@ -45,9 +45,12 @@ def pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int
     return out
 
 
-def _windows_see_input(size: int, a: dict) -> bool:
-    """Every window reads at least one element of the input (else max pooling gives -inf)."""
+def _windows_see_input(size: int, a: dict, n: int = 2) -> bool:
+    """Every window reads at least one element of the input (else max pooling gives -inf); torch's 3-d pooling
+    also refuses an input dim smaller than the kernel, padding or not."""
     k, s, p, d = a["kernel"], a["stride"], a["padding"], a.get("dilation", 1)
+    if n == 3 and size < k:
+        return False
     out = pooled_size(size, k, s, p, d, a["ceil_mode"])
     return out >= 1 and all(any(0 <= o * s - p + j * d < size for j in range(k)) for o in range(out))
 
@@ -66,7 +69,7 @@ def _pool_infer(n: int):
         t = ts[0]
         need(_fits(t, n), f"{n}-d pooling needs rank {_RANK[n]} with static pooled dims, got {t}")
         need(a["padding"] <= a["kernel"] // 2, f"padding {a['padding']} is more than half the kernel {a['kernel']}")
-        need(all(_windows_see_input(size, a) for size in _spatial(t, n)),
+        need(all(_windows_see_input(size, a, n) for size in _spatial(t, n)),
              f"a pooling window of {a} reads no element of {t}")
         outs = tuple(pooled_size(size, a["kernel"], a["stride"], a["padding"], a.get("dilation", 1), a["ceil_mode"])
                      for size in _spatial(t, n))
@@ -84,7 +87,7 @@ def _pool_attrs(n: int, average: bool = False, dilated: bool = False):
             a["count_include_pad"] = draw(st.booleans())
         if dilated:
             a["dilation"] = draw(st.sampled_from([2, 1]))
-        if not all(_windows_see_input(size, a) for size in _spatial(ts[0], n)):
+        if not all(_windows_see_input(size, a, n) for size in _spatial(ts[0], n)):
             a.update(kernel=1, stride=1, padding=0)  # always fits
         if any(_window_past_input(size, a) for size in _spatial(ts[0], n)):
             a["ceil_mode"] = False  # the frameworks disagree there (see _window_past_input)

@@ -67,6 +67,18 @@ register(name="argsort", family="sorting", arity=1, doc="the indices that sort a
          fields=lambda ts, a: {"direction": "DESCENDING" if a["descending"] else "ASCENDING"}, **_GUARDED)
 
 
+register(name="argsort_int", family="sorting", arity=1, arg_dtypes=("int64",), doc="the indices that sort an int64 "
+         "tensor along one dim, stable: ties are the rule here (equal values keep their order), ascending or "
+         "descending",
+         emit=per_framework("torch.argsort({0}, dim={dim}, descending={descending}, stable=True)",
+                            "paddle.argsort({0}, axis={dim}, descending={descending}, stable=True)",
+                            "tf.cast(tf.argsort({0}, axis={dim}, direction={direction!r}, stable=True), tf.int64)"),
+         infer=_index_type, domain=lambda ivs, ts: ts[0].rank >= 1, empty_ok=True,
+         bound=lambda ivs, a, ts: (0.0, float(size_bound(ts[0].shape[axis_of(ts[0], a)]) - 1)),
+         attrs=lambda draw, ts: _dim_and(draw, ts, descending=strategies().booleans()),
+         fields=lambda ts, a: {"direction": "DESCENDING" if a["descending"] else "ASCENDING"})
+
+
 def _arg_infer(ts, a):
     t = ts[0]
     d = axis_of(t, a)

@@ -1,0 +1,301 @@
+"""Truncated programs: a program cut at one position, returning what is live there.
+
+First-divergence localisation (:mod:`conformance.triage.localize`) converts and runs programs cut at a
+:class:`~conformance.program.flow.Cut` (a position in the nested body). :func:`truncate` builds the
+program that returns, as one tuple:
+
+* every variable **live** at the cut (read later by the original program, or just assigned by the
+  statement before it); a variable that holds an input unchanged is returned through ``neg`` (or
+  ``to_float`` for ints and bools), since exporters mishandle an input returned as an output;
+* a **marker** per ``if`` (how often its then-branch ran) and per loop (how many iterations ran in all),
+  so the branch decisions and loop counts taken so far are outputs a converted model computes too;
+* ``reached``: 1 where the cut is reached.
+
+At the top level, the program simply stops at the cut. Inside a block, nothing is added to the control
+flow (converters refuse an early ``return`` in a loop or under a tensor condition): the enclosing top-level
+statement runs whole, and at the cut every live value (but one whose size the data decides inside the block:
+no other statement can make a tensor of its type), marker and ``reached`` is **captured** the first
+time execution gets there, ``captured = where(first, value, captured)`` with ``first`` a bool of shape
+``[1]`` made from a count of arrivals; ints and bools are captured as floats. The captures are defined
+before the enclosing statement, from a straight-line replay of the statements on the way to the cut (only
+their types matter: in-place and training ops are replayed as plain ones, and thresholds far from any
+value); the program ends after it.
+
+The original program's own early ``return``s are dropped (the marker of their ``if`` still shows a wrong
+decision), and inputs the original uses stay used (Paddle's ``jit.save`` refuses an unused input). Every
+truncated program type-checks (:func:`~conformance.program.typecheck.check_program`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from conformance.program.flow import (
+    BLOCKS,
+    Cut,
+    Location,
+    block_at,
+    cuts,
+    input_only,
+    live_after,
+    locations,
+    scope_at,
+    statement_at,
+)
+from conformance.program.ir import Get, Grow, If, OpStmt, OutSeq, OutVar, ProgramError, Return, spec_leaves
+from conformance.program.ops import OPS
+from conformance.program.ops.record import DATA_DIM_PREFIX
+from conformance.program.program import Program
+from conformance.program.typecheck import check_program
+
+
+@dataclass(frozen=True)
+class Output:
+    """One item of a truncated program's output tuple.
+
+    ``role``: ``value`` (a variable of the program), ``input`` (a variable holding an input, through
+    ``neg``/``to_float``), ``branch`` (how often the then-branch of the ``if`` at ``at`` ran), ``iterations``
+    (how many iterations the loop at ``at`` ran in all), ``reached`` (1 where the cut is reached)."""
+
+    name: str
+    role: str
+    var: str = ""
+    at: Location = ()
+
+
+@dataclass(frozen=True)
+class Truncation:
+    cut: Cut
+    program: Program
+    outputs: tuple[Output, ...]
+
+
+class _Names:
+    """Fresh variable names that no name of the program starts with."""
+
+    def __init__(self, program: Program):
+        taken = {i.name for i in program.inputs} | {k.name for k in program.kwargs} | \
+            {q.name for q in program.params} | {program.self_name}
+        for s in program.walk():
+            taken |= {getattr(s, a) for a in ("out", "counter", "var") if isinstance(getattr(s, a, None), str)}
+        self.prefix = next(p for p in (f"cut{n}_" if n else "cut_" for n in range(1000))
+                           if not any(t.startswith(p) for t in taken))
+
+    def __call__(self, what: str) -> str:
+        return self.prefix + what
+
+
+def _flat_inputs(program: Program) -> dict:
+    """Flat input name (``x1.0.k0``) -> ``(input name, path, dtype)``."""
+    return {inp.name + "".join(f".{step}" for step in path): (inp.name, path, leaf.dtype)
+            for inp in program.inputs for path, leaf in spec_leaves(inp.spec)}
+
+
+def _as_float(out: str, var: str, dtype: str, raw: bool) -> OpStmt:
+    """``var`` as a float: ``neg`` of an input (never an output unchanged), ``to_float`` of ints and bools."""
+    if dtype != "float32":
+        return OpStmt(out, "to_float", (var,))
+    return OpStmt(out, "neg" if raw else "mul_scalar", (var,), () if raw else (("c", 1.0),))
+
+
+def _capturable(t, outer: dict) -> bool:
+    """A value can be captured unless its type has a data-dependent size named after a variable of the block
+    (``n_v3``: only that variable's own statement makes a tensor of that type, and it is never reassigned)."""
+    return all(not (isinstance(d, str) and d.startswith(DATA_DIM_PREFIX)) or d[len(DATA_DIM_PREFIX):] in outer
+               for d in t.shape)
+
+
+def kept(loc: Location, cut: Cut) -> bool:
+    """Whether the statement at ``loc`` is in the program truncated at ``cut``: it comes before the cut at the
+    top level, or is (or lies inside) the top-level statement that holds the cut."""
+    top = cut.block[0] if cut.block else cut.index
+    return loc[0] < top or (bool(cut.block) and loc[0] == top)
+
+
+def truncate(program: Program, cut: Cut, keep_inputs: bool = True) -> Truncation:
+    """The program cut at ``cut`` (see the module docstring); raises ``ProgramError`` if the cut is not one of
+    the program's (:func:`~conformance.program.flow.cuts`). ``keep_inputs``: keep every input the original
+    uses used."""
+    if cut not in set(cuts(program)):
+        raise ProgramError(f"no cut {cut} in this program")
+    name = _Names(program)
+    env = scope_at(program, cut)
+    raw = input_only(program)
+    just = statement_at(program.body, cut.statement) if cut.statement else None
+    live = live_after(program, cut) | ({just.out} if isinstance(just, (Get, OpStmt, Grow)) else set())
+    outer = scope_at(program, Cut((), cut.block[0])) if cut.block else env
+    values = [Output(name(f"in_{v}") if v in raw else (name(f"cap_{v}") if cut.block else v),
+                     "input" if v in raw else "value", v) for v in env if v in live and _capturable(env[v], outer)]
+    markers = {loc: name(f"m{k}") for k, loc in enumerate(
+        loc for loc, s in locations(program.body) if type(s) in BLOCKS and kept(loc, cut))}
+    roles = [Output(name(f"cap_m{k}") if cut.block else m,
+                    "branch" if isinstance(statement_at(program.body, loc), If) else "iterations", at=loc)
+             for k, (loc, m) in enumerate(markers.items())] + [Output(name("reached"), "reached")]
+    builder = _Builder(program, cut, name, env, values, markers, roles)
+    result = builder.program([])
+    unused: list = []
+    if keep_inputs:
+        flat = _flat_inputs(program)
+        for leaf in sorted((set(flat) - set(program.unused_inputs())) & set(result.unused_inputs())):
+            source, path, dtype = flat[leaf]
+            var, tap = name("get_" + leaf.replace(".", "_")), name("in_" + leaf.replace(".", "_"))
+            unused.append((Output(tap, "input", leaf), [Get(var, source, path), _as_float(tap, var, dtype, True)]))
+        if unused:
+            result = builder.program(unused)
+    check_program(result)
+    return Truncation(cut, result, tuple(values + [o for o, _ in unused] + roles))
+
+
+class _Builder:
+    def __init__(self, program: Program, cut: Cut, name, env: dict, values: list, markers: dict, roles: list):
+        self.p, self.cut, self.name, self.env = program, cut, name, env
+        self.values, self.markers, self.roles = values, markers, roles
+
+    def program(self, unused: list) -> Program:
+        name, cut, body = self.name, self.cut, self.p.body
+        head = self.zeros()
+        head += [OpStmt(m, "add_scalar", (self.one_zero,), (("c", 0.0),)) for m in self.markers.values()]
+        tail = [stmt for _, stmts in unused for stmt in stmts]
+        if not cut.block:
+            at_cut = [_as_float(o.name, o.var, self.env[o.var].dtype, True) for o in self.values if o.role == "input"]
+            at_cut.append(OpStmt(self.roles[-1].name, "add_scalar", (self.one_zero,), (("c", 1.0),)))
+            body = head + self.whole(body[:cut.index], ()) + at_cut + tail
+        else:
+            top = cut.block[0]
+            body = head + self.whole(body[:top], ()) + self.captures() + \
+                self.marked(body[top], (top,), self.inside(getattr(body[top], cut.block[1]), cut.block[:2])) + tail
+        items = [o.name for o in self.values] + [o.name for o, _ in unused] + [o.name for o in self.roles]
+        return replace(self.p, body=tuple(body), output=OutSeq("tuple", tuple(OutVar(v) for v in items)))
+
+    def zeros(self) -> list:
+        """``zero``: 0 in the shape of the first input; ``one_zero``: 0 of shape [1] (markers, flags)."""
+        name = self.name
+        first = self.p.inputs[0]
+        path, leaf = next(iter(spec_leaves(first.spec)))
+        out = [Get(name("first"), first.name, path)]
+        if leaf.dtype != "float32":
+            out.append(OpStmt(name("firstf"), "to_float", (out[-1].out,)))
+        out.append(OpStmt(name("zero"), "mul_scalar", (out[-1].out,), (("c", 0.0),)))
+        if not leaf.shape:
+            out.append(OpStmt(name("zero1"), "unsqueeze", (name("zero"),), (("dim", 0),)))
+        for d in range(len(leaf.shape)):
+            out.append(OpStmt(name(f"zero_{d}"), "sum", (out[-1].out,), (("dim", d), ("keepdim", True))))
+        if len(leaf.shape) > 1:
+            out.append(OpStmt(name("zero1"), "reshape", (out[-1].out,), (("shape", (1,)),)))
+        self.one_zero = out[-1].out
+        return out
+
+    def whole(self, stmts, path) -> list:
+        return [t for n, s in enumerate(stmts) for t in self.marked(s, path + (n,), None)]
+
+    def marked(self, s, loc, inner) -> list:
+        """``s`` with its marker counted; ``inner``: ``(field, statements)`` of the block that holds the cut."""
+        if isinstance(s, Return):
+            return []
+        if type(s) not in BLOCKS:
+            return [s]
+        blocks = {f: tuple(inner[1]) if inner and f == inner[0] else tuple(self.whole(getattr(s, f), loc + (f,)))
+                  for f in BLOCKS[type(s)]}
+        counted = "then" if isinstance(s, If) else "body"
+        m = self.markers[loc]
+        blocks[counted] = (OpStmt(m, "add_scalar", (m,), (("c", 1.0),)),) + blocks[counted]
+        return [replace(s, **blocks)]
+
+    def inside(self, stmts, path) -> tuple:
+        """A block on the way to the cut, whole, with the captures at the cut."""
+        field = path[-1]
+        if path == self.cut.block:
+            n = self.cut.index
+            return (field, self.whole(stmts[:n], path) + self.capture() +
+                    [t for k, s in enumerate(stmts[n:], n) for t in self.marked(s, path + (k,), None)])
+        i = self.cut.block[len(path)]
+        nested = path + (i, self.cut.block[len(path) + 1])
+        return (field, self.whole(stmts[:i], path) +
+                self.marked(stmts[i], path + (i,), self.inside(getattr(stmts[i], nested[-1]), nested)) +
+                [t for k, s in enumerate(stmts[i + 1:], i + 1) for t in self.marked(s, path + (k,), None)])
+
+    def captures(self) -> list:
+        """Before the top-level statement that holds the cut: the captures (of the right types), the count of
+        arrivals at the cut and the constants the flag is made of."""
+        name, zero = self.name, self.one_zero
+        out = [OpStmt(name("arrivals"), "add_scalar", (zero,), (("c", 0.0),)),
+               OpStmt(name("half"), "add_scalar", (zero,), (("c", 0.5),)),
+               OpStmt(name("one"), "add_scalar", (zero,), (("c", 1.0),))]
+        outer = scope_at(self.p, Cut((), self.cut.block[0]))
+        replay, renamed = _replay(self.p, self.cut, {o.var for o in self.values if o.var not in outer}, name)
+        out += replay
+        for o in self.values:
+            var = renamed.get(o.var, o.var)
+            out.append(_as_float(o.name, var, self.env[o.var].dtype, False))
+        out += [OpStmt(o.name, "add_scalar", (zero,), (("c", 0.0),)) for o in self.roles]
+        return out
+
+    def capture(self) -> list:
+        """At the cut: capture everything the first time execution gets here."""
+        name = self.name
+        flags = {1: name("flag")}
+        out = [OpStmt(flags[1], "lt", (name("arrivals"), name("half")))]
+        if any(not self.env[o.var].shape for o in self.values):  # a rank-0 value needs a rank-0 flag
+            out += [OpStmt(name("arrivals0"), "sum", (name("arrivals"),), (("dim", 0), ("keepdim", False))),
+                    OpStmt(name("half0"), "sum", (name("half"),), (("dim", 0), ("keepdim", False))),
+                    OpStmt(name("flag0"), "lt", (name("arrivals0"), name("half0")))]
+            flags[0] = name("flag0")
+        for o in self.values:
+            t = self.env[o.var]
+            value = o.var
+            if o.role == "input" or t.dtype != "float32":
+                value = name("now_" + o.var)
+                out.append(_as_float(value, o.var, t.dtype, o.role == "input"))
+            out.append(OpStmt(o.name, "where", (flags[1 if t.shape else 0], value, o.name)))
+        sources = list(self.markers.values()) + [name("one")]
+        for o, source in zip(self.roles, sources):
+            out.append(OpStmt(o.name, "where", (flags[1], source, o.name)))
+        out.append(OpStmt(name("arrivals"), "add_scalar", (name("arrivals"),), (("c", 1.0),)))
+        return out
+
+
+#: What an op is replayed as where only the type of its result matters: in-place ops as plain ones.
+_PLAIN = {"add_": "add", "mul_": "mul", "clamp_": "clamp", "relu_": "relu"}
+
+
+def _replay(program: Program, cut: Cut, needed: set, name) -> tuple[list, dict]:
+    """Statements, run before the top-level statement that holds the cut, that compute values of the types
+    the block-local variables in ``needed`` have at the cut (their values do not matter): the simple
+    statements on the way to the cut, every variable they assign renamed, in-place ops as plain ones,
+    training ops (dropout, batch norm) as ``mul_scalar`` by 1, a grow loop as the reduction it ends with,
+    and the arguments of a threshold op (a comparison, an int cast) multiplied by 0 (exactly on the
+    threshold, which the branch-flip guard leaves alone). Returns them and the renaming."""
+    chain = []
+    path = cut.block
+    for depth in range(2, len(path) + 1, 2):
+        stop = path[depth] if depth < len(path) else cut.index
+        chain += [s for s in block_at(program.body, path[:depth])[:stop] if isinstance(s, (Get, OpStmt, Grow))]
+    kept_stmts = []
+    for s in reversed(chain):
+        if s.out in needed:
+            kept_stmts.append(s)
+            needed = (needed - {s.out}) | (set(s.args) if isinstance(s, OpStmt) else
+                                           {s.init} if isinstance(s, Grow) else set())
+    renamed: dict = {}
+    out = []
+    for k, s in enumerate(reversed(kept_stmts)):
+        target = name(f"w{k}_{s.out}")
+        if isinstance(s, Get):
+            out.append(replace(s, out=target))
+        elif isinstance(s, Grow):
+            out.append(OpStmt(target, "sum", (renamed.get(s.init, s.init),), (("dim", s.dim), ("keepdim", True))))
+        else:
+            args = [renamed.get(a, a) for a in s.args]
+            rec = OPS[s.op]
+            if rec.probe:
+                zeroed = []
+                for j, a in enumerate(args):
+                    zeroed.append(name(f"w{k}_zero{j}"))
+                    out.append(OpStmt(zeroed[-1], "mul_scalar", (a,), (("c", 0.0),)))
+                args = zeroed
+            if rec.train_layer:
+                out.append(OpStmt(target, "mul_scalar", (args[0],), (("c", 1.0),)))
+            else:
+                out.append(OpStmt(target, _PLAIN.get(s.op, s.op), tuple(args), s.attrs, s.params))
+        renamed[s.out] = target
+    return out, renamed
