@@ -67,3 +67,32 @@ def test_a_planted_op_fault_is_a_mismatch(fault):
     record = check(broken, path)
     assert record.outcome == "mismatch", (fault, record.outcome, record.to_json().get("detail"))
     assert check(unaffected, path).outcome == "pass", fault
+
+
+#: a campaign focused on each fault's op family (with the ops that make bool and int64 arguments, and ties)
+FOCUS = {"pool_ceil": ("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d"),
+         "resize_corners": ("interpolate_linear", "interpolate_bilinear", "interpolate_bicubic",
+                            "interpolate_trilinear"),
+         "scatter_order": ("scatter_add", "scatter_reduce", "scatter"),
+         "unstable_sort": ("argsort", "argsort_int", "sort")}
+
+
+@pytest.mark.parametrize("fault", list(FOCUS))
+def test_a_short_campaign_on_the_op_family_finds_the_fault(fault):
+    """The campaign stream of seed 0 restricted to the fault's op family finds it within 2 minutes (here: a few
+    seconds, within 400 cases)."""
+    import itertools
+    import time
+
+    from conformance.run.campaign import generate_cases
+
+    from .test_ops_eager import ENABLERS
+
+    start = time.perf_counter()
+    stream = generate_cases(0, ops=FOCUS[fault] + ENABLERS + ("relu", "floor"))
+    for n, case in enumerate(itertools.islice(stream, 400)):
+        if check(case, planted_ops.PLANTED[fault]).outcome == "mismatch":
+            break
+        assert time.perf_counter() - start < 120, f"{fault}: no mismatch in 2 minutes ({n} cases)"
+    else:
+        pytest.fail(f"{fault}: no mismatch in 400 cases")

@@ -407,7 +407,10 @@ class _Gen:
         return [OpStmt(var, rec.name, (var,), tuple(sorted(attrs.items())))]
 
     def _float_vars(self, scope: _Scope) -> list[str]:
-        return [n for n in sorted(scope.env) if scope.env[n].type.dtype == "float32"]
+        """Float variables a condition or a loop may read (not one with a data-dependent size: it may be empty,
+        and a reduction of an empty tensor in a condition fails or is NaN)."""
+        return [n for n in sorted(scope.env) if scope.env[n].type.dtype == "float32"
+                and not has_data_dim(scope.env[n].type)]
 
     def tensor_cond(self, scope: _Scope, var: Optional[str] = None) -> TensorCond:
         d = self.draw
