@@ -14,12 +14,11 @@ so that its simplest value comes first.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Optional
 
 import hypothesis.strategies as st
 from hypothesis import assume
@@ -43,7 +42,6 @@ from conformance.program.ir import (
     OutSeq,
     OutVar,
     Param,
-    ProgramError,
     Return,
     SeqSpec,
     ShapeCond,
@@ -54,8 +52,9 @@ from conformance.program.ir import (
     out_leaves,
     spec_leaves,
 )
-from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval, OpRecord, broadcast
-from conformance.program.ops.record import FRAMEWORKS, has_data_dim, name_data_dim
+from conformance.program.op_drawing import OpDrawing
+from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval
+from conformance.program.ops.record import FRAMEWORKS, has_data_dim
 from conformance.program.program import Program
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
@@ -71,22 +70,8 @@ TRAIN_CONSTRUCTS = ("train_layers",)
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
-#: How many ops the generator draws for a statement before it takes the next op that fits: many ops fit only
-#: some arguments (a rank, static dims, a value range), and the next one after a run of those would be drawn
-#: far more often than the others.
-DRAWS = 8
-#: Ops that make a variable of a dtype other ops take and programs otherwise seldom have.
-ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int", "argmax", "argmin", "argsort")}
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
                "train_layers")
-
-
-def spread(first: int, second: int, n: int) -> int:
-    """Two drawn 32-bit values as one of ``n`` choices, about evenly: Hypothesis draws small integers far more
-    often than large ones (one draw below ``n`` would favour the first ops of the table several times over),
-    so each is scattered by a multiplicative hash (Knuth's) and the two are added (one hashed value would still
-    favour the few choices that 1, 2, 3 land on). 0 and 0 give 0, where shrinking goes."""
-    return ((first * 2654435761) % 2**32 + (second * 2654435761 * 7) % 2**32) % n
 
 
 def _join(a: Interval, b: Interval) -> Interval:
@@ -146,7 +131,7 @@ class _Scope:
         return limit is None or _inside(iv, limit)
 
 
-class _Gen:
+class _Gen(OpDrawing):
     def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple):
         self.draw = draw
         self.max_statements = max_statements
@@ -239,140 +224,9 @@ class _Gen:
         layers = [rec for rec in self.ops if rec.train_layer]
         return self.op(scope, layers) if layers else None
 
-    def _candidates(self, rec: OpRecord, scope: _Scope, limit: int = 64) -> list[tuple[str, ...]]:
-        """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
-        return list(itertools.islice(self._iter_candidates(rec, scope), limit))
-
-    def _iter_candidates(self, rec: OpRecord, scope: _Scope) -> Iterator[tuple[str, ...]]:
-        env = scope.env
-        names = sorted(env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
-
-        def ok(args):
-            ts = [env[a].type for a in args]
-            try:
-                for t, want in zip(ts, rec.arg_dtypes * rec.arity):
-                    if want != "any" and t.dtype != want:
-                        return False
-                if rec.inplace and rec.arity == 2:
-                    rec.check(ts, {})  # the second argument must broadcast into the first
-                elif rec.arity >= 2 and rec.arg_shapes == "broadcast":
-                    broadcast(ts[0].shape, ts[1].shape)
-                if not rec.empty_ok and any(has_data_dim(t) for t in ts):
-                    return False
-                if not rec.domain([env[a].iv for a in args], ts):
-                    return False
-            except ProgramError:
-                return False
-            try:  # the shape rule's own checks, where they do not need the attributes
-                rec.check(ts, {})
-            except ProgramError:
-                return False
-            except (KeyError, TypeError):
-                pass  # the rule needs attributes, which are drawn for arguments that fit the domain
-            return True
-
-        firsts, seconds = names, names
-        if rec.inplace:  # the target must be unaliased and reassignable in this scope
-            firsts = [n for n in names if n not in self.aliased and scope.may_write_in_place(n)]
-            seconds = sorted(env)
-        if rec.arity == 1:
-            yield from ((a,) for a in firsts if ok((a,)))
-        elif rec.arity == 2:
-            yield from ((a, b) for a in firsts for b in seconds if not (rec.inplace and a == b) and ok((a, b)))
-        else:  # where(cond, x, y)
-            bools = [n for n in names if env[n].type.dtype == "bool"]
-            floats = [n for n in names if env[n].type.dtype == "float32"]
-            for c, a, b in itertools.product(bools, floats, floats):
-                try:
-                    rec.check([env[c].type, env[a].type, env[b].type], {})
-                except ProgramError:
-                    continue
-                yield (c, a, b)
-
-    def usable(self, rec: OpRecord, scope: _Scope) -> bool:
-        """Whether ``rec`` can be applied here: arguments that fit it, a float kwarg for ``mul_kwarg``, and no
-        loop around an op whose result size depends on the data."""
-        return ((rec.name != "mul_kwarg" or any(k.type == "float" for k in self.kwargs))
-                and not (rec.data_dependent and scope.loops)
-                and next(self._iter_candidates(rec, scope), None) is not None)
-
-    def pick(self, scope: _Scope) -> tuple[list, OpRecord]:
-        """An op that fits here, drawn by the ops' weights, and the statements made first to fit it: up to
-        :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it first (a
-        comparison, a cast, an argmax: such arguments are rare otherwise, and so are the ops that take them);
-        then the next op that fits after the last one drawn (checking every op at every statement would make
-        drawing slow with many ops)."""
-        d = self.draw
-        made: list = []  # kept even where the op still does not fit: the scope has their variables now
-        for attempt in range(DRAWS):
-            unit = spread(d(st.integers(0, 2**32 - 1)), d(st.integers(0, 2**32 - 1)), self.cumulative[-1])
-            i = bisect.bisect_right(self.cumulative, unit)
-            rec = self.ops[i]
-            if self.usable(rec, scope):
-                return made, rec
-            if not made:
-                made = self.argument_for(rec, scope)
-                if made and self.usable(rec, scope):
-                    return made, rec
-        for step in range(1, len(self.ops) + 1):
-            rec = self.ops[(i + step) % len(self.ops)]
-            if self.usable(rec, scope):
-                return made, rec
-        raise ProgramError("no op fits the variables in scope")  # inputs are float: neg always fits
-
-    def argument_for(self, rec: OpRecord, scope: _Scope) -> list:
-        """A statement that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is
-        missing, or no op makes one here)."""
-        have = {v.type.dtype for v in scope.env.values()}
-        missing = [t for t in rec.arg_dtypes if t in ENABLERS and t not in have]
-        if not missing or (rec.data_dependent and scope.loops):
-            return []
-        makers = [self.by_name[name] for name in ENABLERS[missing[0]] if name in self.by_name]
-        return (self.op(scope, makers) or []) if makers else []
-
-    def op(self, scope: _Scope, pool: Optional[list] = None) -> Optional[list]:
-        d = self.draw
-        first: list = []  # statements that make an argument the op needs
-        if pool is None:
-            first, rec = self.pick(scope)
-        else:
-            usable = [rec for rec in pool if self.usable(rec, scope)]
-            if not usable:
-                return None
-            rec = d(st.sampled_from(usable))
-        args = d(st.sampled_from(self._candidates(rec, scope)))
-        types = [scope.env[a].type for a in args]
-        attrs = rec.attrs(d, types) if rec.attrs else {}
-        if rec.name == "mul_kwarg":
-            attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
-        out_t = rec.check(types, attrs)
-        iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
-        assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
-        params = []
-        for weight in rec.params(types, attrs):
-            params.append(f"p{len(self.params)}")
-            self.params.append(Param(params[-1], *weight, getattr(weight, "offset", 0.0),
-                                     getattr(weight, "trainable", True)))
-        stmt = OpStmt("", rec.name, tuple(args), tuple(sorted(attrs.items())), tuple(params))
-        if rec.inplace:
-            target = args[0]
-            assume(scope.may_assign(target, out_t, iv))  # e.g. a loop-carried variable must stay in range
-            if target not in scope.local:
-                scope.reassigned.add(target)
-            scope.env[target] = _Var(out_t, iv)
-            self.recent.append(target)
-            return first + [dataclasses.replace(stmt, out=target)]
-        if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
-            name = self.fresh()
-            scope.local.add(name)
-            scope.env[name] = _Var(name_data_dim(out_t, name), iv)
-            self.recent.append(name)
-            made = dataclasses.replace(stmt, out=name)
-        else:
-            made = self.assign(scope, stmt, out_t, iv)
-        if rec.view:
-            self.aliased.update((made.out, args[0]))
-        return first + [made]
+    def variable(self, t: TensorType, iv: Interval) -> _Var:
+        """A variable of type ``t`` with values in ``iv``, for a scope's environment."""
+        return _Var(t, iv)
 
     def assign(self, scope: _Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
         targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
