@@ -102,7 +102,7 @@ class CheckReport:
     def raise_on_mismatch(self, outcomes: Sequence[str] = ("mismatch",)) -> "CheckReport":
         """Raise :class:`ConformanceMismatch` if a path has one of ``outcomes`` (default: a silent mismatch).
 
-        Pass ``outcomes=conformance.run.runner.FINDINGS`` to fail on conversion errors and crashes too."""
+        Pass ``outcomes=conformance.run.records.FINDINGS`` to fail on conversion errors and crashes too."""
         failing = [r for r in self.results if r.outcome in outcomes]
         if failing:
             raise ConformanceMismatch(self, failing)

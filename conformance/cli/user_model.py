@@ -48,7 +48,7 @@ def _user_model(obj):
 
 def _npz_inputs(file: str, names: list[str]) -> tuple[list, dict]:
     """Positional inputs and kwargs from an .npz: keys are leaf paths (``x``, ``feats.0``, ``d.mask``),
-    ``__kwargs__`` holds the kwargs as JSON (what ``conformance.case.save_inputs`` writes)."""
+    ``__kwargs__`` holds the kwargs as JSON (what ``conformance.program.case.save_inputs`` writes)."""
     import numpy as np
 
     with np.load(file) as data:

@@ -141,7 +141,7 @@ class Judged:
 class Mode:
     """How a case is checked along a path: the input sets judged, eager's reference for each, how a
     converted artifact is run, and how its result is compared. This one is ``infer``: the outputs of every
-    input set. ``grad`` and ``train`` are in :mod:`conformance.training`."""
+    input set. ``grad`` and ``train`` are in :mod:`conformance.judge.training`."""
 
     name = "infer"
 

@@ -13,7 +13,7 @@
   (case, path, mode) tasks already recorded are skipped, and a line cut short by the kill is dropped.
 * **Sharded**: ``shard=(i, n)`` runs only the cases whose index is ``i`` modulo ``n``, so n machines
   with the same seed cover the campaign once.
-* **Shared findings**: with ``database`` (see :mod:`conformance.shared`), every finding is saved there as
+* **Shared findings**: with ``database`` (see :mod:`conformance.run.database`), every finding is saved there as
   it is found, and the findings already there are replayed first (records with negative indices: -1,
   -2 ... in the order of their case ids), on every shard and machine.
 """
@@ -175,7 +175,7 @@ class CampaignOptions:
     shard: tuple = (0, 1)  # (i, n): run the cases whose index is i modulo n
     memory_gb: Optional[float] = None  # address-space limit of each worker process
     resume: bool = False  # keep results.jsonl and skip the (case, path, mode) tasks it already has
-    database: Optional[str] = None  # a shared findings database (conformance.shared): replayed first, fed
+    database: Optional[str] = None  # a shared findings database (conformance.run.database): replayed first, fed
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
 
 

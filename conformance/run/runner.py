@@ -7,7 +7,7 @@ compares each output with eager's. One :class:`~conformance.run.records.ResultRe
 schema of ``reports/README.md``) comes out per (case, path, mode).
 
 What is run and compared is the *mode* (:class:`Mode`): ``infer`` (here) compares outputs; ``grad`` and
-``train`` (:mod:`conformance.training`) compare gradients and optimizer steps, with the same conversion,
+``train`` (:mod:`conformance.judge.training`) compare gradients and optimizer steps, with the same conversion,
 error handling, oracle, guard and record.
 """
 
