@@ -32,7 +32,7 @@ INSTALLED = [fw for fw, module in (("torch", "torch"), ("paddle", "paddle"), ("t
 #: Ops that make the arguments other ops need: bool masks, int64 indices, one more dim, values in (0, 1).
 ENABLERS = ("gt", "to_int", "unsqueeze", "abs", "sigmoid")
 #: Programs per op: always, and with ``-m slow``.
-QUICK, THOROUGH = 2, 6
+QUICK, THOROUGH = 1, 6
 
 
 def cases_using(name: str, count: int, seed: int = 0):
