@@ -160,13 +160,6 @@ class PathRecord:
     devices: tuple[str, ...] = ("cpu", "cuda")
     reference: bool = False  # the eager path
     default: bool = True  # selected when no path names are given (False: only when named)
-    #: Python source for standalone reproducers (``conformance triage``): it defines
-    #: ``convert(model, args, kwargs)`` returning something called as ``converted(*args, **kwargs)``.
-    #: It may use the framework's own ``repro`` names, the model module's imports, and the data
-    #: ``LEAF_NAMES`` (flat tensor input names, as in ConvertContext.tensor_names) and
-    #: ``DYNAMIC_AXES`` (per input name, the input's nest with the dynamic axes of each tensor as a
-    #: list). Empty: reproducers for this path are not available.
-    repro: str = ""
     #: What the path counts on its artifact (e.g. ``{"traces": 2}`` for tf.function), recorded in
     #: ``detail.counters`` after conversion and ``detail.inputs[].counters`` after each input set.
     counters: Optional[Callable[[Any], dict]] = None
@@ -279,11 +272,6 @@ class Framework:
     devices: Callable[[], list[str]]
     setup: Callable[[], None] = lambda: None
     versions: Callable[[], dict] = lambda: {}
-    #: Python source for standalone reproducers: defines ``make_model()`` (a fresh ``Model`` ready for
-    #: inference), ``call(fn, args, kwargs)`` (run a model or converted model for inference) and
-    #: ``to_numpy(x)`` (one output leaf as a numpy array); ``Model`` and the framework's imports
-    #: come from the rendered model source.
-    repro: str = ""
     #: What ``grad`` and ``train`` modes need; None: the framework's paths run in ``infer`` mode only.
     autograd: Optional["Autograd"] = None
 
