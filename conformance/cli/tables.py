@@ -10,20 +10,22 @@ def cmd_paths(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from conformance.paths.records import FRAMEWORK_MODULES, PATHS, framework_available, load_framework
+    from conformance.paths.catalogue import kind, markdown, registered_paths, selector
+    from conformance.paths.records import FRAMEWORK_MODULES, framework_available
 
     out = console()
+    missing = [fw for fw in FRAMEWORK_MODULES if not framework_available(fw)]
+    paths = registered_paths()
+    if args.markdown:
+        print(markdown(paths), end="")
+        return 0
+    for fw in missing:
+        out.print(f"[yellow]{fw}: not installed[/]")
     table = Table(title="conversion paths")
     for heading in ("path", "what", "modes", "specialises on", "known limitations"):
         table.add_column(heading)
-    for fw in FRAMEWORK_MODULES:
-        if not framework_available(fw):
-            out.print(f"[yellow]{fw}: not installed[/]")
-            continue
-        load_framework(fw)
-    for p in PATHS.values():
-        limitations = "\n".join(escape(f"[{lim.phase}] {lim.reason}") + (f" ({lim.versions})" if lim.versions else "")
-                                for lim in p.limitations)
+    for p in paths:
+        limitations = "\n".join(escape(f"{kind(lim)}, {selector(lim)} {lim.reason}") for lim in p.limitations)
         modes = ", ".join(m for m in MODES if m in p.modes)
         table.add_row(p.id, p.description, modes, ", ".join(sorted(p.specializes)) or "-", limitations or "-")
     out.print(table)
@@ -51,7 +53,9 @@ def cmd_ops(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    sub.add_parser("paths", help="list conversion paths and their known limitations").set_defaults(fn=cmd_paths)
+    paths = sub.add_parser("paths", help="list conversion paths and their known limitations")
+    paths.add_argument("--markdown", action="store_true", help="print Markdown tables (the README's are these)")
+    paths.set_defaults(fn=cmd_paths)
     ops = sub.add_parser("ops", help="list op records (with --results: per op and path, the outcomes of the programs "
                                      "that used it)")
     ops.add_argument("--results", help="a results file (.jsonl) or campaign folder")
