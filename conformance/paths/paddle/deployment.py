@@ -17,14 +17,15 @@ import paddle
 
 from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
 from conformance.paths.paddle.conversions import to_numpy
-from conformance.paths.paddle.saved import Predictor, save, to_onnx
+from conformance.paths.paddle.saved import Predictor, in_insertion_order, save, save_ordered, to_onnx
+from conformance.program.trees import FlatOutputs
 
 
 def inference_no_ir_optim(ctx):
     """A Paddle Inference predictor on the saved model with ``config.switch_ir_optim(False)``: the program runs as
     saved, without the inference passes (fusions, constant folding, layout changes) the default predictor applies;
     otherwise configured as the default (the CPU, oneDNN on)."""
-    prefix = save(ctx)
+    prefix, order = save_ordered(ctx)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":
         config.enable_use_gpu(256, 0)
@@ -34,7 +35,7 @@ def inference_no_ir_optim(ctx):
         config.enable_onednn()
     config.switch_ir_optim(False)
     config.disable_glog_info()
-    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names)
+    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order)
 
 
 def openvino_model(ctx):
@@ -47,7 +48,20 @@ def openvino_model(ctx):
     return OpenVinoModel(ov.convert_model(model_file), ctx.tensor_names, to_numpy, F32)
 
 
+class InInsertionOrder:
+    """A runtime of a saved model whose flat outputs (in Paddle's order: dict values by sorted key) come back in
+    forward's insertion order (``order``: :func:`~conformance.paths.paddle.saved.output_order`)."""
+
+    def __init__(self, runtime, order):
+        self.runtime = runtime
+        self.order = order
+
+    def __call__(self, *args, **kwargs):
+        return FlatOutputs(in_insertion_order(self.runtime(*args, **kwargs), self.order))
+
+
 def onnx_openvino(ctx):
     """The ONNX file of ``paddle.onnx.export`` (as the ONNX path writes it: jit.save, then paddle2onnx) read by
     OpenVINO's ONNX reader."""
-    return onnx_on_openvino(to_onnx(ctx), ctx.tensor_names, to_numpy)
+    onnx = to_onnx(ctx)
+    return InInsertionOrder(onnx_on_openvino(onnx, ctx.tensor_names, to_numpy), onnx.order)

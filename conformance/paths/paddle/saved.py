@@ -27,32 +27,86 @@ from conformance.program.trees import FlatOutputs, flatten, unflatten
 
 def save(ctx) -> str:
     """``paddle.jit.save`` of the model converted with its input_spec; returns the path prefix."""
+    return save_ordered(ctx)[0]
+
+
+def save_ordered(ctx) -> tuple[str, list[int]]:
+    """:func:`save`, and the :func:`output_order` of the saved program."""
+    prefix, static = save_static(ctx)
+    return prefix, program_order(static)
+
+
+def save_static(ctx) -> tuple:
+    """:func:`save`, and the to_static layer saved."""
     static = paddle.jit.to_static(ctx.model, input_spec=input_spec(ctx), full_graph=True)
     prefix = os.path.join(ctx.workdir, "model")
     paddle.jit.save(static, prefix)
-    return prefix
+    return prefix, static
+
+
+# ------------------------------------------------------------------ Paddle's flat order
+
+
+def paddle_flatten(tree) -> list:
+    """The leaves of a nest in Paddle's order (``paddle.utils.flatten``: a dict's values by *sorted* key, as
+    ``tf.nest``), the order of a saved program's inputs and outputs; :func:`~conformance.program.trees.flatten`
+    takes a dict's values in insertion order."""
+    return list(paddle.utils.flatten(tree)) if isinstance(tree, (list, tuple, dict)) else [tree]
+
+
+def output_order(structure) -> list[int]:
+    """For each flat output of a saved model, in Paddle's order (:func:`paddle_flatten`), its index in the insertion
+    order of ``structure`` (forward's output nest, see ``ConvertContext.output_structure``)."""
+    return paddle_flatten(unflatten(structure, list(range(len(flatten(structure))))))
+
+
+def in_insertion_order(outputs: list, order) -> list:
+    """A saved model's flat ``outputs`` (Paddle's order) in the insertion order of forward's output nest, the order
+    the runner rebuilds the nest in; as they are where their number is not the nest's (the runner reports that)."""
+    if order is None or len(outputs) != len(order):
+        return list(outputs)
+    ordered = [None] * len(order)
+    for value, index in zip(outputs, order):
+        ordered[index] = value
+    return ordered
+
+
+def program_nest(static):
+    """The output nest of the program a to_static layer or function saves, as forward returns it (its values in
+    place of the tensors): ``concrete_program.outputs``, a returned tuple itself, anything else in a list."""
+    outputs = getattr(static, "forward", static).concrete_program.outputs
+    return outputs if isinstance(outputs, tuple) else outputs[0]
+
+
+def program_order(static) -> list[int]:
+    """:func:`output_order` of the program a to_static layer or function saves (:func:`program_nest`)."""
+    return output_order(program_nest(static))
 
 
 class Flat:
     """A converted model that takes the tensors flattened (kwargs were fixed when saving) and returns a flat list
-    of outputs."""
+    of outputs. A saved model takes and returns them in Paddle's order (:func:`paddle_flatten`: dict values by sorted
+    key); the outputs come back in forward's insertion order (``order``: :func:`output_order`)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, order=None):
         self.fn = fn
+        self.order = order
 
     def __call__(self, *args, **kwargs):
-        out = self.fn(*flatten(list(args)))
-        return FlatOutputs(to_numpy(t) for t in (out if isinstance(out, (list, tuple)) else [out]))
+        out = self.fn(*paddle_flatten(list(args)))
+        out = [to_numpy(t) for t in (out if isinstance(out, (list, tuple)) else [out])]
+        return FlatOutputs(in_insertion_order(out, self.order))
 
 
 class FineTuned:
     """A loaded layer being fine-tuned (``grad`` and ``train`` modes): flat tensors in, the outputs as tensors in
-    ``forward``'s nest (``structure``, for the loss head), and its own copies of the parameters and buffers,
+    ``forward``'s nest (``nest``: :func:`program_nest`, for the loss head; a saved model returns them in Paddle's
+    order, which ``paddle.utils.pack_sequence_as`` follows), and its own copies of the parameters and buffers,
     which conformance's training loop finds in :attr:`own_state` by the eager model's names."""
 
-    def __init__(self, layer, model, structure):
+    def __init__(self, layer, model, nest):
         self.layer = layer
-        self.structure = structure
+        self.nest = nest
         #: the loaded tensor of each parameter and buffer, by the name of the saved one (a tensor the program does
         #: not use was not saved: the eager model's, which no gradient or step reaches either)
         loaded = {name: getattr(layer, attr) for name, attr in layer._persistable_var_name_dict.items()}
@@ -64,8 +118,8 @@ class FineTuned:
         self.unsaved = [n for n, t in eager.items() if t.name not in loaded]
 
     def __call__(self, *args, **kwargs):
-        out = self.layer(*flatten(list(args)))
-        return unflatten(self.structure, list(out) if isinstance(out, (list, tuple)) else [out])
+        out = self.layer(*paddle_flatten(list(args)))
+        return paddle.utils.pack_sequence_as(self.nest, list(out) if isinstance(out, (list, tuple)) else [out])
 
 
 class LoadedForInference(RuntimeError):
@@ -82,11 +136,12 @@ IS_TEST = re.compile(r'"(pd_op\.\w+)" \(.*is_test:true')
 def jit_load(ctx):
     """The saved model loaded; in ``grad`` and ``train`` modes put in ``train()`` to be fine-tuned (in ``eval()`` a
     loaded layer runs its program without a backward)."""
-    layer = paddle.jit.load(save(ctx))
+    prefix, static = save_static(ctx)
+    layer = paddle.jit.load(prefix)
     if ctx.mode == "infer":
-        return Flat(layer)
+        return Flat(layer, program_order(static))
     layer.train()
-    tuned = FineTuned(layer, ctx.model, ctx.output_structure)
+    tuned = FineTuned(layer, ctx.model, program_nest(static))
     if ctx.model.training:
         inference_ops = sorted(set(IS_TEST.findall(str(layer.program()))))
         if inference_ops:
@@ -117,24 +172,32 @@ def with_method(ctx, spec: list):
 def load_with_method(ctx):
     """One ``paddle.jit.save`` of a layer with ``forward`` and :data:`METHOD` (files ``model.json`` and
     ``model.infer.json``), loaded."""
+    return load_with_method_ordered(ctx)[0]
+
+
+def load_with_method_ordered(ctx) -> tuple:
+    """:func:`load_with_method`, and the :func:`output_order` of the saved programs."""
     spec = input_spec(ctx)
     model = with_method(ctx, spec)
     prefix = os.path.join(ctx.workdir, "model")
-    paddle.jit.save(paddle.jit.to_static(model, input_spec=spec, full_graph=True), prefix)
-    return paddle.jit.load(prefix)
+    static = paddle.jit.to_static(model, input_spec=spec, full_graph=True)
+    paddle.jit.save(static, prefix)
+    return paddle.jit.load(prefix), program_order(static)
 
 
 def jit_load_method(ctx):
     """The loaded :data:`METHOD` of :func:`load_with_method`."""
-    return Flat(getattr(load_with_method(ctx), METHOD))
+    layer, order = load_with_method_ordered(ctx)
+    return Flat(getattr(layer, METHOD), order)
 
 
 def jit_load_function(ctx):
     """``paddle.jit.save`` of a to_static plain function of the inputs that calls the layer (a closure), loaded."""
     prefix = os.path.join(ctx.workdir, "function")
     function = callers(ctx).function_of(ctx.model)
-    paddle.jit.save(paddle.jit.to_static(function, input_spec=input_spec(ctx), full_graph=True), prefix)
-    return Flat(paddle.jit.load(prefix))
+    static = paddle.jit.to_static(function, input_spec=input_spec(ctx), full_graph=True)
+    paddle.jit.save(static, prefix)
+    return Flat(paddle.jit.load(prefix), program_order(static))
 
 
 # ------------------------------------------------------------------ Paddle Inference
@@ -145,11 +208,13 @@ class UnknownPredictorInputs(RuntimeError):
 
 
 class Predictor:
-    """A Paddle Inference predictor fed by input name (numpy in, numpy out)."""
+    """A Paddle Inference predictor fed by input name (numpy in, numpy out); its outputs (in Paddle's order) come
+    back in forward's insertion order (``order``: :func:`output_order`)."""
 
-    def __init__(self, predictor, names: list[str]):
+    def __init__(self, predictor, names: list[str], order=None):
         self.predictor = predictor
         self.names = names
+        self.order = order
         unknown = set(predictor.get_input_names()) - set(names)
         if unknown:
             raise UnknownPredictorInputs(f"the predictor has inputs {sorted(unknown)} that are not model inputs "
@@ -162,13 +227,14 @@ class Predictor:
             handle.reshape(leaves[name].shape)
             handle.copy_from_cpu(np.ascontiguousarray(leaves[name]))
         self.predictor.run()
-        return FlatOutputs(self.predictor.get_output_handle(n).copy_to_cpu() for n in self.predictor.get_output_names())
+        out = [self.predictor.get_output_handle(n).copy_to_cpu() for n in self.predictor.get_output_names()]
+        return FlatOutputs(in_insertion_order(out, self.order))
 
 
 def inference(ctx, onednn: bool = True):
     """A Paddle Inference predictor on the saved model; on the CPU with oneDNN (Paddle Inference's default) or
     without (Paddle's own CPU kernels)."""
-    prefix = save(ctx)
+    prefix, order = save_ordered(ctx)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":
         config.enable_use_gpu(256, 0)
@@ -177,7 +243,7 @@ def inference(ctx, onednn: bool = True):
         config.set_cpu_math_library_num_threads(1)
         config.enable_onednn() if onednn else config.disable_onednn()
     config.disable_glog_info()
-    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names)
+    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order)
 
 
 # ------------------------------------------------------------------ paddle2onnx
@@ -208,7 +274,8 @@ def to_onnx(ctx):
     ``paddle2onnx.export`` of the saved model (by :data:`ONNX_EXPORTER`); on onnxruntime. An export that ended
     its process is an error naming what paddle2onnx logged."""
     saved, onnx_file = os.path.join(ctx.workdir, "saved", "model"), os.path.join(ctx.workdir, "model.onnx")
-    paddle.jit.save(ctx.model, saved, input_spec=input_spec(ctx))
+    static = paddle.jit.to_static(ctx.model, input_spec=input_spec(ctx), full_graph=True)
+    paddle.jit.save(static, saved)  # what paddle.jit.save(model, saved, input_spec) does
     if os.path.exists(onnx_file):
         os.remove(onnx_file)
     status, log = ONNX_EXPORTER(saved + ".json", saved + ".pdiparams", onnx_file)
@@ -217,4 +284,16 @@ def to_onnx(ctx):
         errors = [line.strip() for line in log.splitlines() if re.search(r"\[ERROR\]|Error:", line)]
         raise Paddle2OnnxFailed(f"paddle2onnx.export {how}" + (": " + " | ".join(errors[:4]) if errors else
                                                                 ", and wrote no ONNX model"))
-    return OrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy)
+    return PaddleOrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy, program_order(static))
+
+
+class PaddleOrtModel(OrtModel):
+    """An onnxruntime session of paddle2onnx's file, whose outputs (in Paddle's order) come back in forward's
+    insertion order (``order``: :func:`output_order`)."""
+
+    def __init__(self, path, device: str, names: list[str], to_numpy, order=None):
+        super().__init__(path, device, names, to_numpy)
+        self.order = order
+
+    def __call__(self, *args, **kwargs):
+        return FlatOutputs(in_insertion_order(super().__call__(*args, **kwargs), self.order))

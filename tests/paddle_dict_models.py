@@ -1,0 +1,11 @@
+"""Models for tests/test_paddle_saved_order.py (in a file: to_static reads a model's source)."""
+
+import paddle
+
+
+class UnsortedDicts(paddle.nn.Layer):
+    """A dict input and a dict output whose keys are not in sorted order: a saved model takes and returns its
+    tensors in Paddle's flat order (dict values by sorted key), the runner in insertion order."""
+
+    def forward(self, x, d):
+        return {"zeta": x * 5.0, "alpha": x * 2.0, "mid": [d["k1"] * 3.0, d["k0"] * 7.0]}
