@@ -152,7 +152,7 @@ class _Builder:
         self.values, self.markers, self.roles = values, markers, roles
 
     def program(self, unused: list) -> Program:
-        name, cut, body = self.name, self.cut, self.p.body
+        cut, body = self.cut, self.p.body
         head = self.zeros()
         head += [OpStmt(m, "add_scalar", (self.one_zero,), (("c", 0.0),)) for m in self.markers.values()]
         tail = [stmt for _, stmts in unused for stmt in stmts]

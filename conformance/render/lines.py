@@ -1,0 +1,59 @@
+"""Where each statement of a program sits in its rendered model file.
+
+The clean rendering (:func:`~conformance.render.source.render`) writes ``forward`` statement by statement,
+depth first, one line per simple statement, so the statements are found in order from the ``def`` of the
+model's method: an op or input read by ``<out> = ``, an ``if`` by ``if ``, a ``while`` by its ``while``
+line, a ``for`` by ``for <var> in range(``, a grow loop by ``<out> = <init>`` (its first line; the loop and
+the reduction after it are skipped).
+"""
+
+from __future__ import annotations
+
+from conformance.program.flow import locations
+from conformance.program.ir import Break, Continue, For, Get, Grow, If, OpStmt, Return, While
+from conformance.program.program import Program
+from conformance.render.source import DIALECTS, render
+
+
+def _starts(s) -> str:
+    if isinstance(s, (Get, OpStmt)):
+        return f"{s.out} = "
+    if isinstance(s, Grow):
+        return f"{s.out} = {s.init}"
+    if isinstance(s, If):
+        return "if "
+    if isinstance(s, While):
+        return f"while {s.counter} < "
+    if isinstance(s, For):
+        return f"for {s.var} in range("
+    if isinstance(s, Return):
+        return "return"
+    if isinstance(s, Break):
+        return "break"
+    if isinstance(s, Continue):
+        return "continue"
+    raise TypeError(s)
+
+
+def statement_lines(program: Program, framework: str, source: str = "") -> dict:
+    """``{location: (line number, line text)}`` of every statement in the clean rendering of ``program`` for
+    ``framework`` (``source``: that rendering, if already made). Line numbers count from 1."""
+    lines = (source or render(program, framework)).splitlines()
+    method = f"    def {DIALECTS[framework].method}("
+    at = next((i for i, line in enumerate(lines) if line.startswith(method)), None)
+    found: dict = {}
+    if at is None:
+        return found
+    for loc, s in locations(program.body):
+        want = _starts(s)
+        hit = next((i for i in range(at + 1, len(lines)) if lines[i].strip().startswith(want)), None)
+        if hit is None:
+            return found
+        found[loc] = (hit + 1, lines[hit].strip())
+        at = hit
+        if isinstance(s, Grow):  # its loop and the reduction after it, at the grow's own indentation
+            indent = len(lines[hit]) - len(lines[hit].lstrip())
+            loop = next(i for i in range(hit + 1, len(lines)) if lines[i].lstrip().startswith(("for ", "while ")))
+            at = next((i for i in range(loop + 1, len(lines)) if len(lines[i]) - len(lines[i].lstrip()) == indent),
+                      loop)
+    return found

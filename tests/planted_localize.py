@@ -1,0 +1,204 @@
+"""Planted faults at a known statement, for the localisation self-tests (``--load tests.planted_localize``).
+
+A planted path wraps a real conversion (``torch.script``, ``torch.compile_aot_eager``, ``torch.compile``,
+``torch.onnx_torchscript``; ``tf.function`` and ``paddle.to_static`` in ``tests.planted_localize_tf`` and
+``tests.planted_localize_paddle``) and converts
+a faulty copy of the model instead of the model: the program the runner hands it (``ctx.program``, a
+truncated program during localisation) with one fault applied at a known statement, named in the
+program's ``meta`` (``planted``) so that every truncation carries it:
+
+* ``perturb``: the op statement equal to the target computes its value times 1.01 plus 0.01;
+* ``branch``: the ``if`` whose condition equals the target decides the other way (``>`` and ``<`` swapped);
+* ``short``: the loop whose variable or counter is the target runs one iteration less.
+
+:func:`planted_cases` draws the known programs: ten per fault category, in straight-line code and inside
+loop bodies, each with the location and the kind of divergence a localisation must report.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from conformance.paths.records import FRAMEWORKS, PATHS, PathRecord, load_framework, register
+from conformance.program.case import Case, InputSet
+from conformance.program.ir import For, Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec, While
+from conformance.program.program import Program
+from conformance.program.truncate import BLOCKS, locations
+from conformance.render.source import load_model_module
+
+#: The real paths the planted faults wrap (each where its framework imports).
+WRAPPED = ("torch.script", "torch.compile_aot_eager", "torch.compile", "torch.onnx_torchscript", "tf.function",
+           "paddle.to_static")
+PREFIX = "planted_loc_"
+
+# ------------------------------------------------------------------ the faults
+
+
+def fault_of(program: Program) -> Optional[dict]:
+    text = dict(program.meta).get("planted")
+    return json.loads(text) if text else None
+
+
+def _with_fault(stmts: tuple, fault: dict, seen: list) -> tuple:
+    """``seen``: how many statements equal to a perturbed one came before (depth first), in a list."""
+    out = []
+    for s in stmts:
+        kind = fault["kind"]
+        if kind == "branch" and isinstance(s, If) and isinstance(s.cond, TensorCond) and \
+                [s.cond.var, s.cond.reduce, s.cond.cmp, s.cond.value] == fault["cond"]:
+            s = replace(s, cond=replace(s.cond, cmp="<" if s.cond.cmp == ">" else ">"))
+        elif kind == "short" and isinstance(s, For) and s.var == fault["name"] and isinstance(s.count, int):
+            s = replace(s, count=max(s.count - 1, 0))
+        elif kind == "short" and isinstance(s, While) and s.counter == fault["name"]:
+            s = replace(s, max_iter=max(s.max_iter - 1, 0))
+        perturbed = kind == "perturb" and isinstance(s, OpStmt) and \
+            [s.out, s.op, list(s.args), [list(a) for a in s.attrs]] == fault["stmt"]
+        if perturbed:
+            seen[0] += 1
+        if type(s) in BLOCKS:
+            s = replace(s, **{f: _with_fault(getattr(s, f), fault, seen) for f in BLOCKS[type(s)]})
+        out.append(s)
+        if perturbed and seen[0] - 1 == fault["nth"]:
+            out += [OpStmt(s.out, "mul_scalar", (s.out,), (("c", 1.01),)),
+                    OpStmt(s.out, "add_scalar", (s.out,), (("c", 0.01),))]
+    return tuple(out)
+
+
+def faulty(program: Program) -> Program:
+    """The program with its planted fault applied (itself where it has none)."""
+    fault = fault_of(program)
+    return replace(program, body=_with_fault(program.body, fault, [0])) if fault else program
+
+
+def _planted_convert(real: PathRecord):
+    def convert(ctx):
+        program = faulty(ctx.program)
+        fw = FRAMEWORKS[real.framework]
+        model = fw.prepare(load_model_module(program, real.framework).Model(), ctx.device, False)
+        if program.training and fw.autograd is not None:
+            fw.autograd.set_training(model, True)
+        return real.convert(replace(ctx, model=model))
+    return convert
+
+
+def register_planted(framework: str) -> list[str]:
+    """Register the planted variant of each wrapped path of ``framework``; returns their ids."""
+    load_framework(framework)
+    done = []
+    for pid in WRAPPED:
+        real = PATHS.get(pid)
+        if real is None or real.framework != framework:
+            continue
+        register(replace(real, name=PREFIX + real.name, convert=_planted_convert(real), default=False,
+                         description=f"{real.description}, converting the model with a planted fault"))
+        done.append(f"{framework}.{PREFIX}{real.name}")
+    return done
+
+
+#: torch's here; ``tests.planted_localize_tf`` and ``tests.planted_localize_paddle`` register the others
+PLANTED_PATHS = register_planted("torch")
+
+
+# ------------------------------------------------------------------ the known programs
+
+_SMOOTH = ("tanh", "sin", "sigmoid", "cos")
+_SCALAR = (("mul_scalar", 1.5), ("mul_scalar", -0.75), ("add_scalar", 0.5), ("add_scalar", -0.25))
+CATEGORIES = ("perturb_straight", "perturb_loop", "branch_straight", "branch_loop", "short_straight",
+              "short_loop")
+
+
+@dataclass(frozen=True)
+class Planted:
+    """A case with a planted fault: where it is, and what a localisation must report."""
+
+    case: Case
+    category: str
+    location: tuple
+    kind: str  # value, branch or iterations
+
+
+class _Draw:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.n = 0
+
+    def op(self, out: str, arg: str) -> OpStmt:
+        roll = self.rng.random()
+        if roll < 0.2 and out != "w":
+            return OpStmt(out, self.rng.choice(("add", "mul")), (arg, "w"))
+        if roll < 0.65:
+            return OpStmt(out, self.rng.choice(_SMOOTH), (arg,))
+        name, c = self.rng.choice(_SCALAR)
+        return OpStmt(out, name, (arg,), (("c", c),))
+
+    def chain(self, var: str, n: int) -> list:
+        return [self.op(var, var) for _ in range(n)]
+
+    def loop(self, body: tuple, name: str) -> object:
+        if self.rng.random() < 0.5:
+            return For(name, self.rng.choice((3, 4)), body)
+        return While(TensorCond("v", "sum", ">", -1000.0 - self.n), 3, name, body)
+
+    def branch(self, var: str) -> If:
+        self.n += 1
+        a, b = self.rng.sample(_SMOOTH, 2)
+        return If(TensorCond(var, "sum", ">", -1000.0 - self.n), (OpStmt(var, a, (var,)),),
+                  (OpStmt(var, b, (var,)), self.op(var, var)))
+
+
+def planted_case(category: str, seed: int) -> Planted:
+    """The known program ``seed`` of ``category``: ``v`` and ``w`` read the input (of a dynamic batch for odd
+    seeds), chains of ops update them, and the construct of the category holds the faulty statement."""
+    d = _Draw(seed * 7919 + CATEGORIES.index(category))
+    head = [Get("v", "x0"), Get("w", "x0")] + d.chain("w", d.rng.randint(1, 2))
+    pre = d.chain("v", d.rng.randint(1, 3))
+    post = d.chain("v", d.rng.randint(1, 2))
+    at = len(head) + len(pre)  # where the construct of the category goes
+    if category == "perturb_straight":
+        rest = [d.loop(tuple(d.chain("v", 2)), "i0")] + d.chain("v", 3)
+        k = d.rng.randint(1, 3)
+        target, location, kind = rest[k], (at + k,), "value"
+    elif category == "perturb_loop":
+        inner = d.chain("v", 3)
+        k = d.rng.randint(0, 2)
+        rest = [d.loop(tuple(inner), "i0")]
+        target, location, kind = inner[k], (at, "body", k), "value"
+    elif category == "branch_straight":
+        target = d.branch("v")
+        rest = [target] + d.chain("v", 1) + [d.loop(tuple(d.chain("v", 1)), "i0")]
+        location, kind = (at,), "branch"
+    elif category == "branch_loop":
+        target = d.branch("v")
+        first = d.chain("v", d.rng.randint(0, 1))
+        rest = [d.loop(tuple(first + [target] + d.chain("v", 1)), "i0")]
+        location, kind = (at, "body", len(first)), "branch"
+    elif category == "short_straight":
+        target = d.loop(tuple(d.chain("v", 2)), "i0")
+        rest = [d.branch("v"), target]
+        location, kind = (at + 1,), "iterations"
+    else:
+        target = d.loop(tuple(d.chain("v", 1)), "i1")
+        rest = [For("i0", 2, tuple(d.chain("v", 1) + [target] + d.chain("v", 1)))]
+        location, kind = (at, "body", 1), "iterations"
+    body = tuple(head + pre + rest + post)
+    if isinstance(target, OpStmt):
+        key = [target.out, target.op, list(target.args), [list(a) for a in target.attrs]]
+        order = [loc for loc, s in locations(body) if s == target]
+        fault = {"kind": "perturb", "stmt": key, "nth": order.index(location)}
+    elif isinstance(target, If):
+        c = target.cond
+        fault = {"kind": "branch", "cond": [c.var, c.reduce, c.cmp, c.value]}
+    else:
+        fault = {"kind": "short", "name": target.var if isinstance(target, For) else target.counter}
+    shape = ("B", 4) if seed % 2 else (3, 4)
+    program = Program(seed, (Input("x0", TensorSpec(shape)),), (), (), body, OutVar("v"),
+                      meta=(("planted", json.dumps(fault)),))
+    assert dict(locations(program.body))[location] == target, (category, seed)
+    return Planted(Case(program, (InputSet("example", 3, seed),)), category, location, kind)
+
+
+def planted_cases(category: str, n: int = 10, start: int = 0) -> list[Planted]:
+    return [planted_case(category, seed) for seed in range(start, start + n)]
