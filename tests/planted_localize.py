@@ -18,6 +18,7 @@ loop bodies, each with the location and the kind of divergence a localisation mu
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -202,3 +203,41 @@ def planted_case(category: str, seed: int) -> Planted:
 
 def planted_cases(category: str, n: int = 10, start: int = 0) -> list[Planted]:
     return [planted_case(category, seed) for seed in range(start, start + n)]
+
+
+# ------------------------------------------------------------------ a fault that truncation hides
+
+
+def _onnx_whole_model_fault(ctx):
+    """torch's TorchScript ONNX export, with the first ``Sin`` node of the file computing ``Cos`` where the
+    graph has a single output: a bug of the whole model (like a fusion) that the tuples of outputs of
+    truncated programs never show, and that the file itself holds (so its intermediate outputs show it)."""
+    import onnx
+
+    from conformance.paths.ort import OrtModel
+    from conformance.paths.torch import conversions
+
+    real = conversions.onnx_export(ctx, dynamo=False)
+    path = os.path.join(ctx.workdir, "model_torchscript.onnx")
+    model = onnx.load(path)
+    if len(model.graph.output) == 1:
+        node = next((n for n in model.graph.node if n.op_type == "Sin"), None)
+        if node is not None:
+            node.op_type = "Cos"
+        path = os.path.join(ctx.workdir, "model_whole_fault.onnx")
+        onnx.save(model, path)
+        return OrtModel(path, ctx.device, ctx.tensor_names, conversions.to_numpy)
+    return real
+
+
+def whole_model_case(seed: int = 0) -> Case:
+    """A straight-line program with one ``sin`` (the statement at location (3,)) and a single output."""
+    body = (Get("v", "x0"), OpStmt("v", "tanh", ("v",)), OpStmt("v", "mul_scalar", ("v",), (("c", 1.5),)),
+            OpStmt("v", "sin", ("v",)), OpStmt("v", "add_scalar", ("v",), (("c", 0.5),)))
+    return Case(Program(seed, (Input("x0", TensorSpec((3, 4))),), (), (), body, OutVar("v")),
+                (InputSet("example", 3, seed),))
+
+
+register(replace(PATHS["torch.onnx_torchscript"], name="planted_loc_whole_model", convert=_onnx_whole_model_fault,
+                 default=False, description="TorchScript ONNX export whose first Sin computes Cos in a "
+                                            "single-output graph"))

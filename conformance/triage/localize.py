@@ -120,7 +120,8 @@ class Localisation:
         out += [""] + [f"- {n}" for n in self.notes]
         if self.fallback:
             out += ["", f"Intermediate outputs: {self.fallback.get('message', '')}"]
-        out += ["", f"({self.conversions} conversions, {self.seconds:.1f} s, on input set {self.input_set}; "
+        out += ["", f"({self.conversions} conversion{'s' * (self.conversions != 1)}, {self.seconds:.1f} s, on input "
+                    f"set {self.input_set}; "
                     f"truncations: " + "; ".join(f"{s.cut}: {s.verdict}" for s in self.steps) + ")"]
         return "\n".join(line for line in out) + "\n"
 
@@ -178,15 +179,18 @@ def localize(case: Case, record, runner: Runner, *, max_conversions: int = 20,
 
     ``runner`` converts and runs candidates (and tells eager's decisions); ``fallback(case, record)``, where
     truncation cannot answer, tries intermediate outputs and returns what it found (a dict with a
-    ``message``), or None."""
+    ``message``), or None; by default the runner's ``intermediates`` (:mod:`conformance.triage.intermediates`)."""
     t0 = time.monotonic()
     finding = _as_dict(record)
     result = _localize(case, finding, runner, max_conversions)
+    fallback = fallback or getattr(runner, "intermediates", None)
     if result.status in ("changed", "inconclusive") and fallback is not None:
         try:
             result.fallback = fallback(case, finding)
         except Exception as e:  # noqa: BLE001 - the fallback is a best effort: say why it gave nothing
             result.fallback = {"message": f"intermediate outputs failed: {type(e).__name__}: {e}"}
+        if result.fallback:
+            result.conversions += result.fallback.get("conversions", 0)
     result.seconds = round(time.monotonic() - t0, 3)
     return result
 

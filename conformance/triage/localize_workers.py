@@ -17,8 +17,10 @@ from conformance.program.case import Case
 from conformance.run.records import ResultRecord, split_path_id
 from conformance.triage.evaluator import Evaluator
 
-#: The mode a :class:`LocalizeEvaluator` sends to ask its worker for eager's decisions instead of a record.
+#: The modes a :class:`LocalizeEvaluator` sends to ask its worker for eager's decisions, or for the intermediate
+#: outputs of the path's ONNX file on an input set (``@intermediates:<index>``), instead of a record.
 DECISIONS = "@decisions"
+INTERMEDIATES = "@intermediates:"
 
 
 def eager_decisions(case: Case, framework: str) -> list[list]:
@@ -57,6 +59,10 @@ def _worker_main(conn, modules: list, device: str, log_path: str) -> None:
             load_framework(framework)
             if mode == DECISIONS:
                 reply = {"decisions": eager_decisions(case, framework)}
+            elif mode.startswith(INTERMEDIATES):
+                from conformance.triage.intermediates import onnx_intermediates
+
+                reply = onnx_intermediates(case, pid, int(mode[len(INTERMEDIATES):]), device)
             else:
                 reply = check(case, PATHS[pid], device, mode=mode)
         except Exception as e:  # noqa: BLE001 - the harness itself failed (check makes a record of the rest)
@@ -86,6 +92,17 @@ class LocalizeEvaluator(Evaluator):
             return reply["decisions"]
         raise RuntimeError(f"eager failed in the worker: {reply['outcome']}: {reply['detail']['message']}")
 
+    def intermediates(self, case: Case, finding: dict) -> dict:
+        """What the intermediate outputs of the finding's converted ONNX file show (the localiser's fallback)."""
+        from conformance.triage.localize import failing_input
+
+        pid = f"{finding['framework']}.{finding['path']}"
+        reply = self(case, pid, f"{INTERMEDIATES}{failing_input(finding)}")
+        if isinstance(reply, dict) and "message" in reply:
+            return reply
+        return {"method": "onnx", "message": f"intermediate outputs failed: {reply['outcome']}: "
+                                             f"{reply['detail']['message'][:300]}"}
+
 
 class InProcess:
     """Runs candidates in this process (no isolation: for a framework already imported)."""
@@ -104,3 +121,10 @@ class InProcess:
 
     def decisions(self, case: Case, framework: str) -> list[list]:
         return eager_decisions(case, framework)
+
+    def intermediates(self, case: Case, finding: dict) -> dict:
+        from conformance.triage.intermediates import onnx_intermediates
+        from conformance.triage.localize import failing_input
+
+        return onnx_intermediates(case, f"{finding['framework']}.{finding['path']}", failing_input(finding),
+                                  self.device)
