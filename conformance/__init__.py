@@ -11,8 +11,8 @@ from conformance.check import CheckError, CheckReport, assert_conforms, check  #
 from conformance.judge.oracle import ParityError, Report, assert_parity, diagnose  # noqa: E402
 from conformance.program.case import Case, InputSet, materialize  # noqa: E402
 from conformance.program.ir import ProgramError  # noqa: E402
-from conformance.program.program import Program
+from conformance.program.program import Program  # noqa: E402
 from conformance.version import __version__  # noqa: E402,F401
 
-__all__ = ["Case", "CheckError", "CheckReport", "InputSet", "ParityError", "Program", "ProgramError", "Report", "assert_conforms", "assert_parity", "check", "diagnose",
-           "materialize", "__version__"]
+__all__ = ["Case", "CheckError", "CheckReport", "InputSet", "ParityError", "Program", "ProgramError", "Report",
+           "assert_conforms", "assert_parity", "check", "diagnose", "materialize", "__version__"]

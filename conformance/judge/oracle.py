@@ -146,7 +146,8 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol) -> LeafRe
         return LeafReport(path, ok, None if ok else "value",
                           "" if ok else f"{int(bad.sum())} of {bad.size} values differ, first at {worst}",
                           worst_index=worst, mismatch_fraction=frac,
-                          max_abs_err=float(np.abs(c.astype(np.float64) - e.astype(np.float64)).max()) if c.size else 0.0)
+                          max_abs_err=float(np.abs(c.astype(np.float64) - e.astype(np.float64)).max())
+                          if c.size else 0.0)
     name = str(e.dtype)
     d_rtol, d_atol = TOLERANCES.get(name, TOLERANCES["float32"])
     rtol = d_rtol if rtol is None else rtol
