@@ -241,3 +241,33 @@ def whole_model_case(seed: int = 0) -> Case:
 register(replace(PATHS["torch.onnx_torchscript"], name="planted_loc_whole_model", convert=_onnx_whole_model_fault,
                  default=False, description="TorchScript ONNX export whose first Sin computes Cos in a "
                                             "single-output graph"))
+
+
+def _refuses_sigmoid(ctx):
+    """torch.jit.script that refuses a model using sigmoid (a conversion error a statement brings in)."""
+    if any(isinstance(s, OpStmt) and s.op == "sigmoid" for s in ctx.program.walk()):
+        raise NotImplementedError("planted: sigmoid cannot be converted")
+    return PATHS["torch.script"].convert(ctx)
+
+
+register(replace(PATHS["torch.script"], name="planted_loc_refuse_sigmoid", convert=_refuses_sigmoid, default=False,
+                 description="torch.jit.script that refuses sigmoid"))
+
+
+def localise_planted(pid: str, category: str, n: int = 10, runner=None) -> list:
+    """Localise the ``n`` known programs of ``category`` along the planted variant ``pid``: per case, ``(hit,
+    Localisation)`` where ``hit`` says it names the planted statement with the planted kind."""
+    from conformance.triage.localize import localize
+    from conformance.triage.localize_workers import InProcess
+
+    runner = runner or InProcess()
+    out = []
+    for p in planted_cases(category, n):
+        record = runner(p.case, pid)
+        if record["outcome"] != "mismatch":  # the fault must show at the end for there to be a finding
+            raise AssertionError(f"{category} seed {p.case.program.seed}: {pid} gives {record['outcome']}: "
+                                 f"{record['detail']['message'][:300]}")
+        loc = localize(p.case, record, runner)
+        hit = loc.status == "found" and tuple(loc.location or ()) == p.location and loc.kind == p.kind
+        out.append((hit, loc))
+    return out

@@ -1,0 +1,38 @@
+"""The bar of first-divergence localisation on torch paths: planted faults at a known statement (a perturbed op,
+a wrong branch decision, a loop one iteration short; in straight-line code and inside loop bodies) are localised
+to that statement, with the right kind of divergence, in at least 9 of 10 cases per kind, at most 20
+conversions each. One ONNX path (``onnx_torchscript``), two compile paths (``compile_aot_eager`` and, ``-m
+slow``, ``compile``: inductor) and TorchScript; TensorFlow and Paddle in ``test_localize_tf.py`` and
+``test_localize_paddle.py``. By default two cases per kind run; ``-m slow`` runs the ten.
+"""
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnxruntime")
+
+CATEGORIES = ["perturb_straight", "perturb_loop", "branch_straight", "branch_loop", "short_straight", "short_loop"]
+
+
+def check_bar(pid: str, category: str, n: int) -> None:
+    from tests.planted_localize import localise_planted
+
+    results = localise_planted(pid, category, n)
+    hits = sum(hit for hit, _ in results)
+    misses = "\n".join(loc.markdown() for hit, loc in results if not hit)
+    assert hits >= n - n // 10, f"{hits} of {n} localised along {pid}:\n{misses}"
+    assert all(loc.conversions <= 20 for _, loc in results)
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize("pid", ["torch.planted_loc_onnx_torchscript", "torch.planted_loc_compile_aot_eager"])
+def test_planted_faults_are_localised(pid, category):
+    check_bar(pid, category, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize("pid", ["torch.planted_loc_onnx_torchscript", "torch.planted_loc_compile_aot_eager",
+                                 "torch.planted_loc_script", "torch.planted_loc_compile"])
+def test_the_bar_nine_of_ten_per_kind(pid, category):
+    check_bar(pid, category, 10)
