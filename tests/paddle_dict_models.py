@@ -9,3 +9,10 @@ class UnsortedDicts(paddle.nn.Layer):
 
     def forward(self, x, d):
         return {"zeta": x * 5.0, "alpha": x * 2.0, "mid": [d["k1"] * 3.0, d["k0"] * 7.0]}
+
+
+class ListWithDicts(paddle.nn.Layer):
+    """A returned list of two or more items (to_static keeps it as the program's outputs, unwrapped)."""
+
+    def forward(self, x):
+        return [{"b": x * 3.0, "a": x * 4.0}, x * 5.0]

@@ -10,7 +10,7 @@ paddle = pytest.importorskip("paddle")
 from conformance import check  # noqa: E402
 from conformance.paths.paddle.saved import in_insertion_order, output_order  # noqa: E402
 
-from .paddle_dict_models import UnsortedDicts  # noqa: E402
+from .paddle_dict_models import ListWithDicts, UnsortedDicts  # noqa: E402
 
 SAVED = ["jit_save", "jit_save_methods", "jit_save_function", "inference", "inference_no_onednn", "onnx"]
 
@@ -27,5 +27,11 @@ def test_saved_paths_pass_a_model_with_unsorted_dict_keys():
     x = np.ones((2, 2), np.float32)
     d = {"k1": np.full((2, 2), 10.0, np.float32), "k0": np.ones((2, 2), np.float32)}
     report = check(UnsortedDicts(), [x, d], paths=SAVED)
+    for path in SAVED:
+        assert report[path].outcome == "pass", (path, report[path])
+
+
+def test_saved_paths_pass_a_returned_list_holding_an_unsorted_dict():
+    report = check(ListWithDicts(), [np.ones((2, 2), np.float32)], paths=SAVED)
     for path in SAVED:
         assert report[path].outcome == "pass", (path, report[path])

@@ -14,6 +14,7 @@ example's non-tensor arguments: a static program, a saved model, a predictor and
 with them whatever a later call passes (``specializes={"kwargs"}``).
 """
 
+import dataclasses
 import functools
 import os
 
@@ -34,7 +35,7 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
 )
 from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 from conformance.paths.paddle.paddle2onnx_client import PADDLE2ONNX  # noqa: E402
-from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: E402
+from conformance.paths.records import FRAMEWORKS, PATHS, PathRecord, register  # noqa: E402
 
 FRAMEWORKS["paddle"] = FRAMEWORK
 #: paddle2onnx ends the process it runs in when it fails: a campaign exports in a server process.
@@ -59,7 +60,7 @@ register(
                to_static, call, specializes=KWARGS, limitations=known.STATIC + known.AST_TRAINING,
                modes=AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_sot", "paddle.jit.to_static(full_graph=False) (SOT bytecode translation)",
-               to_static_sot, call, limitations=(known.SELF_NAME,) + known.STATIC_TRAINING, modes=AUTOGRAD_MODES),
+               to_static_sot, call, limitations=known.SOT + known.STATIC_TRAINING, modes=AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_build_strategy", "paddle.jit.to_static(build_strategy=BuildStrategy("
                "fuse_elewise_add_act_ops=True, enable_addto=True)) " + _STATIC_NOTE + "; paddle 3's PIR runner applies "
                "neither option, so there it checks what to_static does",
@@ -68,7 +69,8 @@ register(
     PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) "
                "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against "
                "fp32 eager with the bfloat16 tolerance rule", to_static_amp, call, specializes=KWARGS,
-               limitations=known.STATIC + (known.AMP_NO_CPU_BF16,), precision=AMP["dtype"], files=(CALLERS_TEMPLATE,)),
+               limitations=known.STATIC + (known.AMP_NO_CPU_BF16, known.AMP_NO_BF16_KERNEL), precision=AMP["dtype"],
+               files=(CALLERS_TEMPLATE,)),
     PathRecord("paddle", "to_static_spec_from_tensor", "paddle.jit.to_static(full_graph=True) with the input_spec "
                "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, "
                "batch included, fixed; a call with other shapes builds a program for them (counter: programs) "
@@ -98,3 +100,7 @@ register(
 
 # the paths people deploy with (conversions in deployment.py)
 register(*DEPLOYMENT_PATHS)
+
+# the known bugs told apart by a fact of the conversion (limitations.Seen) read the facts of the path they are on
+register(*(dataclasses.replace(rec, limitations=known.seen_by(rec.name, rec.limitations))
+           for rec in list(PATHS.values()) if rec.framework == "paddle"))

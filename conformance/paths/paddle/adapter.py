@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import paddle
 
-from conformance.paths.paddle.conversions import call, place, prepare, to_numpy
+from conformance.paths.paddle import conversions
+from conformance.paths.paddle.conversions import call, inputs_written, place, prepare, to_numpy
 from conformance.paths.records import Autograd, Framework, loss_terms, module_versions
 from conformance.program.trees import map_tree
 
@@ -66,8 +67,10 @@ def backward(forward, args, kwargs, weights, params):
             wrt.append(a)
         return a
 
+    before = conversions._float_leaves(args)  # detach() shares memory: a program that writes its inputs shows there
     args = map_tree(leaf, args)
     outputs = forward(*args, **kwargs)
+    inputs_written([t for t, _ in before], before)
     terms = [(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place)).sum()
              for o, w in loss_terms(outputs, weights) if isinstance(o, paddle.Tensor) and o.is_floating_point()]
     loss = sum(terms[1:], terms[0]) if terms else None
@@ -99,6 +102,8 @@ def assign(t, a) -> None:
 
 
 AUTOGRAD = Autograd(set_training, backward, optimizer, assign, paddle.seed)
+#: Conformance's runs watch for a program writing into its inputs (a known Paddle bug: see limitations.py).
+conversions.WATCH_INPUTS = True
 
 FRAMEWORK = Framework("paddle", version, to_tensor, to_numpy, prepare, call, devices, setup, versions,
                       autograd=AUTOGRAD)

@@ -16,11 +16,12 @@ arguments as plain values. Paddle then builds the program for those values.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import paddle
 
-from conformance.program.trees import map_tree
+from conformance.program.trees import flatten, map_tree
 
 # ------------------------------------------------------------------ the framework: models in, numpy out
 
@@ -39,8 +40,44 @@ def prepare(model, device: str, fp64: bool):
 
 def call(fn, args, kwargs):
     """Run a model, or a converted model, for inference."""
+    before = _float_leaves(args) if WATCH_INPUTS else None
     with paddle.no_grad():
-        return fn(*args, **kwargs)
+        out = fn(*args, **kwargs)
+    if before is not None:
+        inputs_written(args, before)
+    return out
+
+
+# ------------------------------------------------------------------ facts a mismatch alone cannot tell
+
+#: What the latest conversion of each path showed about itself (by the path's workdir name, ``ctx.workdir``), for
+#: the known bugs a comparison alone cannot tell apart: ``eval_program`` (to_static of a layer in eval() in a mode
+#: that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor twice),
+#: ``output_is_input`` (a saved program returns an input where forward computed an output from it), and, from its
+#: runs, ``wrote_inputs`` (the program wrote into its input tensors). Conformance's known-bug records select on them
+#: (conformance.paths.paddle.limitations); a reproducer ignores them.
+FACTS: dict = {}
+#: Whether :func:`call` watches its inputs for writes (conformance turns it on; a reproducer leaves it off).
+WATCH_INPUTS = False
+
+
+def note(ctx, **facts) -> None:
+    """Record what the conversion in ``ctx`` showed (replacing what an earlier conversion of that path showed), and
+    make it the path whose runs :func:`inputs_written` reports on."""
+    key = os.path.basename(str(ctx.workdir))
+    FACTS[key] = dict(facts)
+    FACTS["_current"] = key
+
+
+def _float_leaves(args) -> list:
+    return [(t, t.numpy().copy()) for t in flatten(list(args))
+            if isinstance(t, paddle.Tensor) and t.is_floating_point() and t.place.is_cpu_place()]
+
+
+def inputs_written(args, before: list) -> None:
+    """Note ``wrote_inputs`` for the path run last where a float input tensor no longer holds its values."""
+    if any(not np.array_equal(t.numpy(), a, equal_nan=True) for t, a in before) and "_current" in FACTS:
+        FACTS.setdefault(FACTS["_current"], {})["wrote_inputs"] = True
 
 
 def to_numpy(x):
@@ -56,7 +93,11 @@ def to_numpy(x):
 
 def run(artifact, args, kwargs):
     """Run a converted model as it is (the saved paths' artifacts take the tensors flattened themselves)."""
-    return artifact(*args, **kwargs)
+    before = _float_leaves(args) if WATCH_INPUTS else None
+    out = artifact(*args, **kwargs)
+    if before is not None:
+        inputs_written(args, before)
+    return out
 
 
 # ------------------------------------------------------------------ input_spec
@@ -105,6 +146,7 @@ def spec_from_examples(ctx) -> list:
 
 def eager(ctx):
     """The dygraph model itself (the reference path)."""
+    note(ctx)
     return ctx.model
 
 
@@ -123,10 +165,48 @@ def to_static(ctx, fuse: bool = False, spec_from_tensor: bool = False):
     :func:`input_spec`, or with the one taken from the example tensors (``spec_from_tensor``: see
     :func:`spec_from_examples`); ``fuse``: with the :func:`fusing_strategy` ``BuildStrategy``."""
     specs = spec_from_examples(ctx) if spec_from_tensor else input_spec(ctx)
+    training = getattr(ctx, "mode", "infer") in ("grad", "train")
+    note(ctx, eval_program=training and not ctx.model.training)
     static = paddle.jit.to_static(ctx.model, input_spec=specs, full_graph=True,
                                   build_strategy=fusing_strategy() if fuse else None)
     call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
+    if training:
+        note(ctx, eval_program=not ctx.model.training,
+             detached_branch=detached_branch(str(static.forward.concrete_program.main_program)))
     return static
+
+
+_IF = re.compile(r'^(\s*)\(([^)]*)\) = "pd_op\.if" .*?\{stop_gradient:\[([^\]]*)\]\}')
+_DEF = re.compile(r'^\s*\(([^)]*)\) = "[\w.]+".*?stop_gradient:\[([^\]]*)\]')
+_YIELD = re.compile(r'"cf\.yield" \(([^)]*)\)')
+
+
+def detached_branch(program: str) -> bool:
+    """Whether a ``pd_op.if`` of ``program`` (its text) has a result that stops gradients although one of its
+    branches yields there a value that does not: a branch that detaches (``y = y.detach()``) makes PIR stop the
+    gradient of the if's result whichever branch runs."""
+    lines = program.splitlines()
+    grads = {}  # value name -> stop_gradient
+    for line in lines:
+        m = _DEF.match(line)
+        if m:
+            for name, flag in zip(m.group(1).split(", "), m.group(2).split(",")):
+                grads[name.strip()] = flag.strip() == "true"
+    for i, line in enumerate(lines):
+        m = _IF.match(line)
+        if not m:
+            continue
+        indent, stops = len(m.group(1)), [f.strip() == "true" for f in m.group(3).split(",")]
+        for inner in lines[i + 1:]:
+            if len(inner) - len(inner.lstrip()) <= indent and inner.strip().startswith("}") and \
+                    not inner.strip().startswith("} else"):
+                break
+            y = _YIELD.search(inner)
+            if y and len(inner) - len(inner.lstrip()) == indent + 4:
+                for stop, name in zip(stops, y.group(1).split(", ")):
+                    if stop and grads.get(name.strip()) is False:
+                        return True
+    return False
 
 
 def clear_sot_cache() -> None:
@@ -146,6 +226,7 @@ def to_static_sot(ctx):
     """``paddle.jit.to_static(full_graph=False)``: SOT bytecode translation. SOT ignores an input_spec (it warns
     so) and guards on what it sees instead: none is given."""
     clear_sot_cache()
+    note(ctx, eval_program=getattr(ctx, "mode", "infer") in ("grad", "train") and not ctx.model.training)
     static = paddle.jit.to_static(ctx.model, full_graph=False)
     call(static, ctx.args, ctx.kwargs)  # convert now: translation errors are conversion errors
     return static
@@ -217,6 +298,7 @@ class Float32Outputs:
 
 def to_static_amp(ctx):
     """:func:`amp_static`, run once; its outputs in float32."""
+    note(ctx)
     static = amp_static(ctx)
     if ctx.device == "cpu" and not paddle.base.core.supports_bfloat16():
         raise NoBfloat16Kernels("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is "

@@ -16,8 +16,8 @@ import os
 import paddle
 
 from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
-from conformance.paths.paddle.conversions import to_numpy
-from conformance.paths.paddle.saved import Predictor, in_insertion_order, save, save_ordered, to_onnx
+from conformance.paths.paddle.conversions import note, to_numpy
+from conformance.paths.paddle.saved import Predictor, in_insertion_order, program_order, save_static, saved_facts, to_onnx
 from conformance.program.trees import FlatOutputs
 
 
@@ -25,7 +25,9 @@ def inference_no_ir_optim(ctx):
     """A Paddle Inference predictor on the saved model with ``config.switch_ir_optim(False)``: the program runs as
     saved, without the inference passes (fusions, constant folding, layout changes) the default predictor applies;
     otherwise configured as the default (the CPU, oneDNN on)."""
-    prefix, order = save_ordered(ctx)
+    prefix, static = save_static(ctx)
+    note(ctx, **saved_facts(static))
+    order = program_order(static)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":
         config.enable_use_gpu(256, 0)
@@ -43,7 +45,8 @@ def openvino_model(ctx):
     ``.json`` under paddle 3, the ``.pdmodel`` program under the legacy IR), compiled for the CPU in float32."""
     import openvino as ov
 
-    prefix = save(ctx)
+    prefix, static = save_static(ctx)
+    note(ctx, **saved_facts(static))
     model_file = prefix + ".pdmodel" if os.path.exists(prefix + ".pdmodel") else prefix + ".json"
     return OpenVinoModel(ov.convert_model(model_file), ctx.tensor_names, to_numpy, F32)
 

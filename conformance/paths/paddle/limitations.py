@@ -8,11 +8,34 @@ The groups at the end are what each path registers (:mod:`conformance.paths.padd
 of a path that applies names a failure, so their order matters.
 """
 
-from dataclasses import replace
+import os
+from dataclasses import dataclass, replace
 
-from conformance.paths.paddle.conversions import NoBfloat16Kernels
+from conformance.paths.paddle.conversions import FACTS, NoBfloat16Kernels
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
 from conformance.paths.records import Limitation
+
+#: Where the minimal cases and the standalone scripts of the known bugs below are.
+_CASES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
+                      "cases")
+
+
+@dataclass(frozen=True)
+class Seen(Limitation):
+    """A known bug that a failure's kind alone cannot tell from another: it applies only where the latest conversion
+    or run of the path showed ``fact`` (:data:`~conformance.paths.paddle.conversions.FACTS`, by the path's workdir
+    name, ``path``)."""
+
+    fact: str = ""
+    path: str = ""
+
+    def applies(self, failure, version: str) -> bool:
+        return bool(FACTS.get(self.path, {}).get(self.fact)) and super().applies(failure, version)
+
+
+def seen_by(path: str, limitations: tuple) -> tuple:
+    """``limitations`` with each :class:`Seen` one bound to ``path`` (the path's name, its workdir's)."""
+    return tuple(replace(lim, path=path) if isinstance(lim, Seen) else lim for lim in limitations)
 
 #: The modes in which autograd runs through a converted program.
 AUTOGRAD = frozenset({"grad", "train"})
@@ -98,10 +121,10 @@ INPLACE_ON_VIEW = Limitation(
     reference="paddle/utils/inplace_utils.py (the refusal's own message)")
 
 # What the grad and train modes found (paddle 3.3.1): known bugs, named on the records; outcomes unchanged.
-EVAL_NO_GRADIENTS = Limitation(
+EVAL_NO_GRADIENTS = Seen(
     reason="known divergence: a layer converted in eval() runs an inference program with no backward, so every "
            "gradient is silently None where dygraph gives one (dy2static's infer program)",
-    phase="compare", divergences=("missing_gradient",), outcome=None, versions=">=3.0",
+    phase="compare", divergences=("missing_gradient",), fact="eval_program", outcome=None, versions=">=3.0",
     reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode; PaddlePaddle/Paddle#58588")
 UNUSED_INPUT_ZERO_GRADIENT = Limitation(
     reason="known divergence: through a converted program, an input that does not reach the loss, or a parameter "
@@ -133,6 +156,65 @@ LOADED_WHILE_BACKWARD = Limitation(
     phase="run", modes=AUTOGRAD, errors=("TypeError",), message=r"cf_yield\(\): incompatible function arguments",
     outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1), grad mode")
 
+# What issue 20's clean campaigns found (paddle 3.3.1).
+PUT_ALONG_AXIS_DYNAMIC_DIM = Limitation(
+    reason="known bug: paddle.put_along_axis in a program with a dynamic dim (input_spec None; SOT's dynamic shapes) "
+           "fails its Python-side shape check, comparing the unknown dim (-1) as a size ('Size does not match at "
+           "dimension 0 expected index paddle.Size([1, 1, 2]) to be smaller than self paddle.Size([-1, 3, 4])'); "
+           "dygraph and a fixed-shape input_spec run it (case paddle-put-along-axis-dynamic-dim.json)",
+    errors=("RuntimeError",), outcome=None, versions=">=3.0",
+    message=r"Size does not match at dimension \d+ expected index paddle\.Size\(\[[^\]]*\]\) to be smaller than "
+            r"self paddle\.Size\(\[[^\]]*-1",
+    reference="paddle/tensor/manipulation.py (put_along_axis); found by conformance 2026-11-23 (paddle 3.3.1)")
+AMP_NO_BF16_KERNEL = Limitation(
+    reason="known bug: paddle.amp.auto_cast(O1, bfloat16) in a to_static program feeds bfloat16 to operators that "
+           "have no bfloat16 kernel on the CPU (max_pool2d_with_index of adaptive max pooling, einsum, median...), "
+           "instead of keeping them in float32: the program fails to build ('Check data type error for op: einsum, "
+           "input: x, x.dtype: bfloat16, and expected_dtype: ... float32, float64')",
+    errors=("TypeError",), outcome=None, versions=">=3.0",
+    message=r"Check data type error for op: \w+, input: \w+, x\.dtype: bfloat16",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1), seed-1 to_static_amp campaign")
+
+# ... and known bugs that need a fact of the conversion to be told apart.
+INPLACE_WRITES_INPUT = Seen(
+    reason="known bug: PIR's inplace pass makes an operator in-place on a value that is the program's own input (the "
+           "result of a pd_op.if or while whose branch yields the input itself), so the program writes into the "
+           "caller's input tensor: a later read of that input in the same program is wrong (a race with the "
+           "multi-threaded executor: flaky), and a caller that reuses the tensor (training on one batch) computes on "
+           "other inputs from the second call on; FLAGS_pir_apply_inplace_pass=0 makes it right (case "
+           "paddle-to-static-inplace-pass-writes-input.json; standalone/paddle_inplace_pass_*.py)",
+    phase="compare", divergences=("value", "nonfinite"), fact="wrote_inputs", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1), train and infer modes")
+EVAL_NO_BACKWARD_TRAINING = Seen(
+    reason="known divergence: a layer converted in eval() runs an inference program with no backward, so an optimizer "
+           "step never changes the parameters (every gradient silently None) where dygraph trains them: the losses "
+           "after the first step and the final parameters differ (the train-mode face of the grad mode's missing "
+           "gradients, PaddlePaddle/Paddle#58588)",
+    phase="compare", modes=frozenset({"train"}), divergences=("value",), where=r"^\['(sgd|adam)'\]",
+    fact="eval_program", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes; PaddlePaddle/Paddle#58588")
+DETACHED_BRANCH_STOPS_GRADIENT = Seen(
+    reason="known bug: AST to_static of `if c: y = y.detach() else: y = -y` (c a tensor) marks the pd_op.if's result "
+           "stop_gradient whichever branch runs, so no gradient reaches the inputs and parameters before it also when "
+           "the branch that does not detach ran (dygraph and SOT give them; a layer in train())",
+    phase="compare", divergences=("missing_gradient", "value"), fact="detached_branch", outcome=None,
+    modes=frozenset({"grad", "train"}), versions=">=3.0",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1), train campaign seed 0, case 1fc39ee0233c; "
+              "cases/standalone/paddle_detached_branch_stops_gradient.py (the corpus replays inference only)")
+SAVED_OUTPUT_IS_INPUT = Seen(
+    reason="known bug: jit.save of a model whose output is an input plus a constant (`x + 1.0`, `x - 0.5`) writes a "
+           "program that returns the input unchanged (the loaded program's shadow_output is the pd_op.data value): "
+           "the addition is lost, a silent wrong result; to_static before saving is right (case "
+           "paddle-jit-save-input-plus-constant-lost.json)",
+    phase="compare", divergences=("value",), fact="output_is_input", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+SAVED_DUPLICATE_OUTPUT = Seen(
+    reason="known bug: a model that returns one tensor twice (`return [y, y]`) is saved by jit.save with that output "
+           "once: the loaded layer, a predictor and the ONNX graph return one output fewer than forward (case "
+           "paddle-jit-save-duplicate-output-dropped.json)",
+    phase="compare", divergences=("structure",), fact="duplicate_outputs", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1)")
+
 AMP_NO_CPU_BF16 = Limitation(
     reason="Paddle computes bfloat16 on the CPU only with oneDNN's bf16 kernels, which need AVX512 "
            "(paddle.base.core.supports_bfloat16()); on a CPU without them every bf16 operator of the program aborts "
@@ -162,20 +244,27 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 
 # ------------------------------------------------------------------ what each path registers
 
-#: Every path through AST to_static.
-STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW)
+#: Every path through AST to_static (a refusal of the program may come with a later input set's shapes or values, or,
+#: for a saved program, when it first runs).
+STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
+          INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
+          replace(ALIAS_LOOP_READ_AFTER, phase="run"))
+#: SOT (bytecode translation; a new shape is translated again while running).
+SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
+       replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
 #: What autograd through a to_static program meets.
-STATIC_TRAINING = (EVAL_NO_GRADIENTS, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD, CSE_UNREGISTERED_OP)
+STATIC_TRAINING = (EVAL_NO_GRADIENTS, DETACHED_BRANCH_STOPS_GRADIENT, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD,
+                   CSE_UNREGISTERED_OP, EVAL_NO_BACKWARD_TRAINING)
 #: ... through an AST one (SOT builds its programs otherwise).
 AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE,)
 #: to_static with the input_spec from the example tensors: a call with a new shape converts again, so a refusal can
 #: come while running.
 SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"),)
 #: Every path through jit.save.
-SAVED = STATIC + (UNUSED_INPUT,)
+SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT)
 #: The loaded layer, also fine-tuned.
 LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS)
 #: A Paddle Inference predictor.
-PREDICTOR = SAVED + (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY)
+PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own first: they name its errors best
 #: paddle2onnx on onnxruntime.
 ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_WHILE_COND_RANK)

@@ -19,7 +19,7 @@ import numpy as np
 import paddle
 
 from conformance.paths.ort import OrtModel
-from conformance.paths.paddle.conversions import callers, input_spec, prepare, to_numpy
+from conformance.paths.paddle.conversions import callers, input_spec, note, prepare, to_numpy
 from conformance.program.trees import FlatOutputs, flatten, unflatten
 
 # ------------------------------------------------------------------ jit.save, jit.load
@@ -27,13 +27,7 @@ from conformance.program.trees import FlatOutputs, flatten, unflatten
 
 def save(ctx) -> str:
     """``paddle.jit.save`` of the model converted with its input_spec; returns the path prefix."""
-    return save_ordered(ctx)[0]
-
-
-def save_ordered(ctx) -> tuple[str, list[int]]:
-    """:func:`save`, and the :func:`output_order` of the saved program."""
-    prefix, static = save_static(ctx)
-    return prefix, program_order(static)
+    return save_static(ctx)[0]
 
 
 def save_static(ctx) -> tuple:
@@ -73,14 +67,30 @@ def in_insertion_order(outputs: list, order) -> list:
 
 def program_nest(static):
     """The output nest of the program a to_static layer or function saves, as forward returns it (its values in
-    place of the tensors): ``concrete_program.outputs``, a returned tuple itself, anything else in a list."""
+    place of the tensors): ``concrete_program.outputs``, which is a returned list or tuple of two or more items
+    itself, and anything else wrapped in a list of one (ConcreteProgram.from_func_spec)."""
     outputs = getattr(static, "forward", static).concrete_program.outputs
-    return outputs if isinstance(outputs, tuple) else outputs[0]
+    return outputs[0] if len(outputs) == 1 else outputs
 
 
 def program_order(static) -> list[int]:
     """:func:`output_order` of the program a to_static layer or function saves (:func:`program_nest`)."""
     return output_order(program_nest(static))
+
+
+def saved_facts(static, loaded_program: str = "") -> dict:
+    """What saving did to forward's outputs that a comparison alone cannot say: ``duplicate_outputs`` (forward
+    returns one tensor twice: the saved program returns it once) and, given the loaded program's text,
+    ``output_is_input`` (the loaded program returns more of its inputs, unchanged, than forward does: an output
+    computed from an input was replaced by the input)."""
+    values = paddle_flatten(program_nest(static))
+    facts = {"duplicate_outputs": len({v.id for v in values}) < len(values)}
+    if loaded_program:
+        inputs = set(re.findall(r'\((%\d+)\) = "pd_op\.data"', loaded_program))
+        returned = re.findall(r'"builtin\.shadow_output" \((%\d+)\)', loaded_program)
+        expected = sum(v.get_defining_op().name() == "pd_op.data" for v in values)
+        facts["output_is_input"] = sum(r in inputs for r in returned) > expected
+    return facts
 
 
 class Flat:
@@ -138,6 +148,7 @@ def jit_load(ctx):
     loaded layer runs its program without a backward)."""
     prefix, static = save_static(ctx)
     layer = paddle.jit.load(prefix)
+    note(ctx, **saved_facts(static, str(layer.program())))
     if ctx.mode == "infer":
         return Flat(layer, program_order(static))
     layer.train()
@@ -172,23 +183,24 @@ def with_method(ctx, spec: list):
 def load_with_method(ctx):
     """One ``paddle.jit.save`` of a layer with ``forward`` and :data:`METHOD` (files ``model.json`` and
     ``model.infer.json``), loaded."""
-    return load_with_method_ordered(ctx)[0]
+    return load_with_method_static(ctx)[0]
 
 
-def load_with_method_ordered(ctx) -> tuple:
-    """:func:`load_with_method`, and the :func:`output_order` of the saved programs."""
+def load_with_method_static(ctx) -> tuple:
+    """:func:`load_with_method`, and the to_static layer saved."""
     spec = input_spec(ctx)
     model = with_method(ctx, spec)
     prefix = os.path.join(ctx.workdir, "model")
     static = paddle.jit.to_static(model, input_spec=spec, full_graph=True)
     paddle.jit.save(static, prefix)
-    return paddle.jit.load(prefix), program_order(static)
+    return paddle.jit.load(prefix), static
 
 
 def jit_load_method(ctx):
     """The loaded :data:`METHOD` of :func:`load_with_method`."""
-    layer, order = load_with_method_ordered(ctx)
-    return Flat(getattr(layer, METHOD), order)
+    layer, static = load_with_method_static(ctx)
+    note(ctx, **saved_facts(static, str(layer.program(METHOD))))
+    return Flat(getattr(layer, METHOD), program_order(static))
 
 
 def jit_load_function(ctx):
@@ -197,7 +209,9 @@ def jit_load_function(ctx):
     function = callers(ctx).function_of(ctx.model)
     static = paddle.jit.to_static(function, input_spec=input_spec(ctx), full_graph=True)
     paddle.jit.save(static, prefix)
-    return Flat(paddle.jit.load(prefix), program_order(static))
+    layer = paddle.jit.load(prefix)
+    note(ctx, **saved_facts(static, str(layer.program())))
+    return Flat(layer, program_order(static))
 
 
 # ------------------------------------------------------------------ Paddle Inference
@@ -234,7 +248,9 @@ class Predictor:
 def inference(ctx, onednn: bool = True):
     """A Paddle Inference predictor on the saved model; on the CPU with oneDNN (Paddle Inference's default) or
     without (Paddle's own CPU kernels)."""
-    prefix, order = save_ordered(ctx)
+    prefix, static = save_static(ctx)
+    note(ctx, **saved_facts(static))
+    order = program_order(static)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":
         config.enable_use_gpu(256, 0)
@@ -276,6 +292,7 @@ def to_onnx(ctx):
     saved, onnx_file = os.path.join(ctx.workdir, "saved", "model"), os.path.join(ctx.workdir, "model.onnx")
     static = paddle.jit.to_static(ctx.model, input_spec=input_spec(ctx), full_graph=True)
     paddle.jit.save(static, saved)  # what paddle.jit.save(model, saved, input_spec) does
+    note(ctx, **saved_facts(static, str(paddle.jit.load(saved).program())))
     if os.path.exists(onnx_file):
         os.remove(onnx_file)
     status, log = ONNX_EXPORTER(saved + ".json", saved + ".pdiparams", onnx_file)
