@@ -166,6 +166,14 @@ PUT_ALONG_AXIS_DYNAMIC_DIM = Limitation(
     message=r"Size does not match at dimension \d+ expected index paddle\.Size\(\[[^\]]*\]\) to be smaller than "
             r"self paddle\.Size\(\[[^\]]*-1",
     reference="paddle/tensor/manipulation.py (put_along_axis); found by conformance 2026-11-23 (paddle 3.3.1)")
+TENSOR_ARRAY_REVERSED = Limitation(
+    reason="known bug: to_static turns a list appended to in a loop over a dynamic dim into a TensorArray, and "
+           "reversing it (`steps[::-1]`, an RNN's backward direction) fails to build ('Only support "
+           "paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType'); with the dim static, and "
+           "in SOT, it runs (case paddle-to-static-tensor-array-reversed.json)",
+    errors=("NotImplementedError",), outcome=None, versions=">=3.0",
+    message=r"Only support paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1)")
 AMP_NO_BF16_KERNEL = Limitation(
     reason="known bug: paddle.amp.auto_cast(O1, bfloat16) in a to_static program feeds bfloat16 to operators that "
            "have no bfloat16 kernel on the CPU (max_pool2d_with_index of adaptive max pooling, einsum, median...), "
@@ -248,7 +256,7 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 #: for a saved program, when it first runs).
 STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
-          replace(ALIAS_LOOP_READ_AFTER, phase="run"))
+          replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED)
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
