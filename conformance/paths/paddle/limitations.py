@@ -166,6 +166,15 @@ PUT_ALONG_AXIS_DYNAMIC_DIM = Limitation(
     message=r"Size does not match at dimension \d+ expected index paddle\.Size\(\[[^\]]*\]\) to be smaller than "
             r"self paddle\.Size\(\[[^\]]*-1",
     reference="paddle/tensor/manipulation.py (put_along_axis); found by conformance 2026-11-23 (paddle 3.3.1)")
+DYNAMIC_DIM_SHAPE_CHECKS = Limitation(
+    reason="known bug: shape checks that take a dynamic dim (-1 in a program built with input_spec None) for a size: "
+           "F.prelu with a per-channel weight on a dynamic channel dim (AssertionError 'The weight size should be "
+           "equal to x input channel'), F.pixel_unshuffle on a dynamic spatial dim ('input_dims[2] % "
+           "downscale_factor'); dygraph, SOT and static dims run them (cases paddle-to-static-prelu-dynamic-channel"
+           ".json, paddle-to-static-pixel-unshuffle-dynamic-dim.json)",
+    errors=("AssertionError", "ValueError"), outcome=None, versions=">=3.0",
+    message=r"The weight size should be equal to x input channel in prelu\(\)|input_dims\[\d\] % downscale_factor",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1)")
 TENSOR_ARRAY_REVERSED = Limitation(
     reason="known bug: to_static turns a list appended to in a loop over a dynamic dim into a TensorArray, and "
            "reversing it (`steps[::-1]`, an RNN's backward direction) fails to build ('Only support "
@@ -256,7 +265,7 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 #: for a saved program, when it first runs).
 STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
-          replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED)
+          replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS)
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
