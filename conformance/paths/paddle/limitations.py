@@ -170,10 +170,20 @@ DYNAMIC_DIM_SHAPE_CHECKS = Limitation(
     reason="known bug: shape checks that take a dynamic dim (-1 in a program built with input_spec None) for a size: "
            "F.prelu with a per-channel weight on a dynamic channel dim (AssertionError 'The weight size should be "
            "equal to x input channel'), F.pixel_unshuffle on a dynamic spatial dim ('input_dims[2] % "
-           "downscale_factor'); dygraph, SOT and static dims run them (cases paddle-to-static-prelu-dynamic-channel"
-           ".json, paddle-to-static-pixel-unshuffle-dynamic-dim.json)",
-    errors=("AssertionError", "ValueError"), outcome=None, versions=">=3.0",
-    message=r"The weight size should be equal to x input channel in prelu\(\)|input_dims\[\d\] % downscale_factor",
+           "downscale_factor'), paddle.dot of a dynamic dim with a static one ('shape_match', infermeta/binary.cc); "
+           "dygraph, SOT and static dims run them (cases paddle-to-static-prelu-dynamic-channel.json, "
+           "paddle-to-static-pixel-unshuffle-dynamic-dim.json, paddle-to-static-dot-dynamic-dim.json)",
+    errors=("AssertionError", "ValueError", "RuntimeError"), outcome=None, versions=">=3.0",
+    message=r"The weight size should be equal to x input channel in prelu\(\)|input_dims\[\d\] % downscale_factor"
+            r"|Expected true == shape_match, but received true:1 != shape_match:0\.\] \(at \S+/infermeta/binary\.cc",
+    reference="found by conformance 2026-11-23 (paddle 3.3.1)")
+TAKE_ALONG_AXIS_BROADCAST = Limitation(
+    reason="known bug: paddle.take_along_axis with a constant index of batch 1 broadcast over a dynamic batch: the "
+           "program fixes the broadcast when it is built, and a call with another batch fails ('The value (4) of the "
+           "non-singleton dimension does not match the corresponding value (1) in shape for expand_v2 op'); dygraph "
+           "broadcasts to every batch (case paddle-to-static-take-along-axis-broadcast-dynamic-dim.json)",
+    errors=("ValueError",), outcome=None, versions=">=3.0",
+    message=r"of the non-singleton dimension does not match the corresponding value \(1\) in shape for expand_v2 op",
     reference="found by conformance 2026-11-23 (paddle 3.3.1)")
 TENSOR_ARRAY_REVERSED = Limitation(
     reason="known bug: to_static turns a list appended to in a loop over a dynamic dim into a TensorArray, and "
@@ -265,7 +275,8 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 #: for a saved program, when it first runs).
 STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
-          replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS)
+          replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS,
+          TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"))
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
