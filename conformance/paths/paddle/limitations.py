@@ -170,12 +170,14 @@ DYNAMIC_DIM_SHAPE_CHECKS = Limitation(
     reason="known bug: shape checks that take a dynamic dim (-1 in a program built with input_spec None) for a size: "
            "F.prelu with a per-channel weight on a dynamic channel dim (AssertionError 'The weight size should be "
            "equal to x input channel'), F.pixel_unshuffle on a dynamic spatial dim ('input_dims[2] % "
-           "downscale_factor'), paddle.dot of a dynamic dim with a static one ('shape_match', infermeta/binary.cc); "
+           "downscale_factor'), paddle.dot of a dynamic dim with a static one ('shape_match', infermeta/binary.cc), "
+           "a convolution over a dynamic channel dim ('C:-1 != filter_dims[0]'); "
            "dygraph, SOT and static dims run them (cases paddle-to-static-prelu-dynamic-channel.json, "
            "paddle-to-static-pixel-unshuffle-dynamic-dim.json, paddle-to-static-dot-dynamic-dim.json)",
     errors=("AssertionError", "ValueError", "RuntimeError"), outcome=None, versions=">=3.0",
     message=r"The weight size should be equal to x input channel in prelu\(\)|input_dims\[\d\] % downscale_factor"
-            r"|Expected true == shape_match, but received true:1 != shape_match:0\.\] \(at \S+/infermeta/binary\.cc",
+            r"|Expected true == shape_match, but received true:1 != shape_match:0\.\] \(at \S+/infermeta/binary\.cc"
+            r"|received C:-1 != filter_dims\[\d\]",
     reference="found by conformance 2026-11-23 (paddle 3.3.1)")
 TAKE_ALONG_AXIS_BROADCAST = Limitation(
     reason="known bug: paddle.take_along_axis with a constant index of batch 1 broadcast over a dynamic batch: the "
