@@ -26,9 +26,11 @@ it is not.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
@@ -37,10 +39,12 @@ import numpy as np
 
 from conformance.judge.modes import InputRun, Prepared, ReplayUnavailable
 from conformance.judge.oracle import Stability
+from conformance.paths.onnx_opset import OPSET_ENV, requested_opset
 from conformance.paths.records import PathRecord, UnknownPathError, load_framework, select_paths
 from conformance.program.case import Case, InputSet, map_tree
 from conformance.program.ir import DYNAMIC, DictSpec, Input, Kwarg, OutVar, SeqSpec, TensorSpec
 from conformance.program.program import Program
+from conformance.run.onnx_checks import refused_paths
 from conformance.run.records import FINDINGS, ResultRecord
 from conformance.run.runner import nudge, run_path
 
@@ -87,6 +91,9 @@ class CheckReport:
     input_sets: list[str]
     results: list[PathResult]
     notes: list[str]
+    #: The installed onnxruntime cannot load the opset the ONNX paths would write (each message once): those
+    #: paths are ``unsupported`` records with ``detail.configuration``, never findings; see ``onnx_opset``.
+    configuration_errors: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -110,13 +117,15 @@ class CheckReport:
 
     def to_dict(self) -> dict:
         return {"model": self.model, "framework": self.framework, "device": self.device,
-                "input_sets": self.input_sets, "notes": self.notes,
+                "input_sets": self.input_sets, "notes": self.notes, "configuration_errors": self.configuration_errors,
                 "records": [r.record.to_json() for r in self.results]}
 
     def rows(self) -> tuple[list[str], list[list[str]]]:
         header = ["path", "outcome", "max abs err", "max rel err", "atol to pass", "rtol to pass", "time", "message"]
         rows = [[r.path, r.outcome, _num(r.max_abs_err), _num(r.max_rel_err), _num(r.required_atol),
-                 _num(r.required_rtol), _secs(r), _one_line(r.message)] for r in self.results]
+                 _num(r.required_rtol), _secs(r),
+                 "the runtime cannot load it: a configuration error (below), not a finding"
+                 if r.record.detail.configuration else _one_line(r.message)] for r in self.results]
         return header, rows
 
     def __str__(self) -> str:
@@ -128,6 +137,7 @@ class CheckReport:
                f"input sets: {', '.join(self.input_sets)}", line(header)]
         out += [line(row) for row in rows]
         out += [f"note: {n}" for n in self.notes]
+        out += [f"configuration error: {e}" for e in self.configuration_errors]
         return "\n".join(out)
 
 
@@ -312,7 +322,8 @@ class _UserPrepared(Prepared):
 
 
 def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Optional[Sequence[str]] = None,
-          device: str = "cpu", input_spec=None, extra_inputs: Sequence = (), seed: int = 0) -> CheckReport:
+          device: str = "cpu", input_spec=None, extra_inputs: Sequence = (), seed: int = 0,
+          onnx_opset: Optional[int] = None) -> CheckReport:
     """Run ``model`` along every conversion path of its framework and compare each with eager mode.
 
     ``args``: the positional inputs (tensors of the model's framework or numpy arrays, nested in lists,
@@ -326,6 +337,11 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     dynamic when every input has the same size there.
 
     ``extra_inputs``: more input sets, each ``args`` or ``(args, kwargs)``.
+
+    ``onnx_opset``: the ONNX opset the ONNX paths ask their exporters for (default: ``$CONFORMANCE_ONNX_OPSET``
+    if set, else each exporter's own). Where the installed onnxruntime cannot load that opset, those paths are
+    ``unsupported`` with ``detail.configuration`` and the report's :attr:`~CheckReport.configuration_errors`
+    says why once: never a finding.
     Returns a :class:`CheckReport`; raises :class:`CheckError` when the model or inputs cannot be checked.
     """
     framework = detect_framework(model)
@@ -344,6 +360,11 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
         chosen = select_paths([framework], list(paths) if paths else None)
     except UnknownPathError as e:
         raise CheckError(str(e)) from None
+    try:
+        opset = requested_opset(onnx_opset)
+    except ValueError as e:
+        raise CheckError(str(e)) from None
+    refused = refused_paths(chosen, opset)
     kwargs = dict(kwargs or {})
     for k, v in kwargs.items():
         if not isinstance(v, (bool, int, float, str, type(None))):
@@ -394,10 +415,35 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     results = []
     versions = fw.versions()
     for path in chosen:
-        record = run_path(case, prep, path, device, versions)
+        if path.id in refused:  # the runtime cannot load what the exporter would write: not run, not a finding
+            record = ResultRecord.for_case(case, path.framework, path.name, device, versions)
+            record.detail.configuration, record.detail.onnx = True, {"requested_opset": opset}
+            record.finish("unsupported", f"configuration error: {refused[path.id]}")
+        else:
+            with _opset_environment(opset):
+                record = run_path(case, prep, path, device, versions)
         record.case = None  # arrays of a user's model are not reproducible from a seed
         results.append(_result(path, record))
-    return CheckReport(type(model).__name__, framework, device, input_sets, results, notes)
+    return CheckReport(type(model).__name__, framework, device, input_sets, results, notes,
+                       list(dict.fromkeys(refused.values())))
+
+
+@contextlib.contextmanager
+def _opset_environment(opset: Optional[int]):
+    """:data:`~conformance.paths.onnx_opset.OPSET_ENV` set to ``opset`` (unset for None) while converting: every
+    ConvertContext, and the exporters' own processes, read it there."""
+    saved = os.environ.get(OPSET_ENV)
+    if opset is None:
+        os.environ.pop(OPSET_ENV, None)
+    else:
+        os.environ[OPSET_ENV] = str(opset)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(OPSET_ENV, None)
+        else:
+            os.environ[OPSET_ENV] = saved
 
 
 def _same_arrays(a, b) -> bool:

@@ -9,11 +9,15 @@ Options::
     --conformance-results PATH            write the record of every check() the tests make to PATH
     --conformance-database URL            share failing examples between machines (redis://HOST:PORT or a
                                           directory), beside the local example database
+    --conformance-onnx-opset N            the ONNX opset every ONNX exporter is asked for (default: each
+                                          exporter's own), e.g. one an older onnxruntime loads
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
 (ids like ``torch.script``); paths whose framework or packages are missing, or whose framework has
 no such device here (a CPU-only TensorFlow with ``--conformance-device cuda``), are skipped with the
-reason. ``conformance_device`` is the chosen device. A test module marked
+reason. ``conformance_device`` is the chosen device. ONNX paths whose opset (``--conformance-onnx-opset``, else their
+exporter's default) the installed onnxruntime cannot load are skipped with that configuration error, and
+the report header says which opset is asked for and what the runtime loads. A test module marked
 ``pytest.mark.conformance_frameworks("tf")`` gets only that framework's paths (the per-framework
 parity suites in ``oracles/``).
 
@@ -103,6 +107,9 @@ def pytest_addoption(parser):
                     help="write a JSON Lines record per check() the tests make to PATH (input of `conformance report`)")
     group.addoption("--conformance-database", default=None, metavar="URL",
                     help="share failing examples between machines: redis://HOST:PORT or a shared directory")
+    group.addoption("--conformance-onnx-opset", default=None, metavar="N",
+                    help="the ONNX opset every ONNX exporter is asked for (default: $CONFORMANCE_ONNX_OPSET if set, "
+                         "else each exporter's own); ONNX paths the installed onnxruntime cannot load are skipped")
     parser.addini("conformance_profiles", type="bool", default=False,
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
@@ -111,6 +118,14 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "conformance_frameworks(*names): give the conformance_path argument only "
                                        "these frameworks' paths")
+    opset = config.getoption("conformance_onnx_opset")
+    if opset is not None:  # every ConvertContext reads it; xdist workers and exporters' processes inherit it
+        from conformance.paths.onnx_opset import OPSET_ENV, requested_opset
+
+        try:
+            os.environ[OPSET_ENV] = str(requested_opset(opset))
+        except ValueError as e:
+            raise pytest.UsageError(f"--conformance-onnx-opset: {e}") from None
     results = config.getoption("conformance_results")
     if results and not hasattr(config, "workerinput"):  # under xdist only the controller writes
         config.pluginmanager.register(_ResultsWriter(Path(results)), "conformance-results")
@@ -139,6 +154,45 @@ def _share_examples(url: str) -> None:
     settings.register_profile("conformance-shared", parent=settings.default,
                               database=MultiplexedDatabase(local, shared) if local is not None else shared)
     settings.load_profile("conformance-shared")
+
+
+def pytest_report_header(config):
+    """One line: the ONNX opset the ONNX paths ask for, and what the installed onnxruntime loads."""
+    import importlib.util
+
+    from conformance.paths.onnx_opset import requested_opset
+
+    try:
+        opset = requested_opset()
+    except ValueError:
+        opset = None
+    asked = f"ONNX opset {opset}" if opset is not None else "ONNX opset: each exporter's default"
+    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+        return f"conformance: {asked} (onnxruntime is not installed)"
+    from conformance.paths.onnx_opset import newest_opset, runtime_version
+
+    try:
+        loads = f"onnxruntime {runtime_version()} loads opsets up to {newest_opset()}"
+    except Exception as e:  # noqa: BLE001 - a broken runtime install: say so, the tests will too
+        loads = f"onnxruntime cannot be asked ({type(e).__name__}: {e})"
+    return f"conformance: {asked}; {loads}"
+
+
+def _refused_onnx_paths(config, paths: list) -> dict:
+    """``{path id: configuration error}`` for the ONNX paths the installed onnxruntime cannot load (once per
+    session and path)."""
+    from conformance.paths.onnx_opset import requested_opset
+    from conformance.run.onnx_checks import is_onnx, refused_paths
+
+    cache = config.stash.setdefault(_refused_key, {})
+    new = [p for p in paths if is_onnx(p) and p.id not in cache]
+    if new:
+        refused = refused_paths(new, requested_opset())
+        cache.update({p.id: refused.get(p.id, "") for p in new})
+    return {pid: why for pid, why in cache.items() if why}
+
+
+_refused_key = pytest.StashKey[dict]()
 
 
 def pytest_generate_tests(metafunc):
@@ -170,11 +224,15 @@ def pytest_generate_tests(metafunc):
     except UnknownPathError as e:
         raise pytest.UsageError(f"--conformance-paths: {e}")
     device = cfg.getoption("conformance_device")
-    for p in (p for p in chosen if p.framework in wanted):
+    mine = [p for p in chosen if p.framework in wanted]
+    refused = _refused_onnx_paths(cfg, [p for p in mine if not missing_requirements(p)])
+    for p in mine:
         missing = missing_requirements(p)
         marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
         if not missing and device not in load_framework(p.framework).devices():
             marks = [pytest.mark.skip(reason=f"{p.framework} has no {device} device here")]
+        elif p.id in refused:  # the runtime cannot load what the exporter would write: not a finding
+            marks = [pytest.mark.skip(reason=f"configuration error: {refused[p.id]}")]
         params.append(pytest.param(p, id=p.id, marks=marks))
     metafunc.parametrize("conformance_path", params)
 

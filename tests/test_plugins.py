@@ -112,6 +112,25 @@ def test_an_unknown_path_names_the_plugin_that_failed(registry):
         R.select_paths(["fakefw"], ["mine"])
 
 
+def test_the_public_api_names_the_group_and_conformance_paths_names_a_broken_plugin(tmp_path):
+    """``conformance.paths`` exports the plug-in API; ``conformance paths`` says under its table which plug-in
+    failed to load, and why (its paths are missing from the table)."""
+    import os
+
+    from conformance import paths
+
+    pytest.importorskip("torch")  # the broken entry is a torch path's: loaded with torch's paths
+
+    assert paths.ENTRY_POINT_GROUP == "conformance.paths" and paths.load_plugins is R.load_plugins
+    assert paths.PLUGIN_ERRORS is R.PLUGIN_ERRORS
+    _distribution(tmp_path, {"torch.broken_backend": "fake_paths_plugin:broken"}, PLUGIN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-m", "conformance", "paths"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "plug-in torch.broken_backend" in done.stdout and "compiler is not installed" in done.stdout, done.stdout
+
+
 # ------------------------------------------------------------------ the example package, installed
 
 EXAMPLE = "tests/plugin_example"

@@ -425,7 +425,7 @@ def test_the_reproducer_driver_is_standalone():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert imported <= set(sys.stdlib_module_names) | {"numpy"}, imported
     data = {"PATH": "tf.xla", "RUN_ON": ["example.npz", "inputs.npz"], "LEAF_NAMES": ["x0", "x1.k"],
-            "ARG_NAMES": ["x0", "x1"], "DYNAMIC_AXES": {"x0": [0], "x1.k": []}}
+            "ARG_NAMES": ["x0", "x1"], "DYNAMIC_AXES": {"x0": [0], "x1.k": []}, "ONNX_OPSET": 17}
     source = driver_source(data)
     namespace: dict = {"__name__": "repro", "__file__": "/tmp/repro.py"}
     exec(compile(source, "repro.py", "exec"), namespace)

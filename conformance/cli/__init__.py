@@ -2,6 +2,7 @@
 
     conformance fuzz --budget 120 --seed 0 --frameworks torch --out reports/latest
     conformance fuzz --mode infer --frameworks torch      # outputs only (default: infer,grad,train)
+    conformance fuzz --onnx-opset 17 --paths onnx_torchscript,onnx_dynamo   # an opset an older onnxruntime loads
     conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
     conformance summary reports/latest/results.jsonl
     conformance triage reports/latest --out reports/triage [--save cases/]   # buckets, minimal cases, repro.py

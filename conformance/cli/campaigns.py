@@ -8,7 +8,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from conformance.cli.common import add_path_options, available_paths, console, names_of, read_or_exit
+from conformance.cli.common import add_path_options, available_paths, console, names_of, read_or_exit, use_onnx_opset
 from conformance.paths.records import MODES
 from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
 
@@ -33,7 +33,19 @@ def coverage(records: list[ResultRecord]) -> dict:
             "data_dependent": data_dependent}
 
 
+def configuration_errors(records: list[ResultRecord]) -> Counter:
+    """The configuration errors among the records (``detail.configuration``: the installed runtime cannot load
+    what an exporter wrote), each message once, with how many records it ended: never findings."""
+    return Counter(r.detail.message for r in records if r.detail.configuration)
+
+
+def findings_of(records: list[ResultRecord]) -> list[ResultRecord]:
+    """The records that are findings (``FINDINGS`` outcomes; a configuration error never is one)."""
+    return [r for r in records if r.outcome in FINDINGS and not r.detail.configuration]
+
+
 def print_summary(out, records: list[ResultRecord]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     header, rows = summary_rows(records)
@@ -43,6 +55,8 @@ def print_summary(out, records: list[ResultRecord]) -> None:
     for row in rows:
         table.add_row(*[str(x) if x else ("·" if isinstance(x, int) else str(x)) for x in row])
     out.print(table)
+    for message, n in configuration_errors(records).items():
+        out.print(escape(f"{message} ({n} record(s), not findings)"), style="red")
     cov = coverage(records)
     if cov["programs"]:
         out.print(f"{cov['programs']} programs; {cov['interesting']} ({cov['interesting'] / cov['programs']:.0%}) "
@@ -54,12 +68,25 @@ def markdown_summary(records: list[ResultRecord]) -> str:
     header, rows = summary_rows(records)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    findings = [r for r in records if r.outcome in FINDINGS]
+    configuration = configuration_errors(records)
+    if configuration:
+        lines += ["", "## Configuration errors", "",
+                  "Not findings: the installed runtime cannot load what the exporter wrote (choose another "
+                  "`--onnx-opset`).", ""]
+        lines += [f"- {message} ({n} record(s))" for message, n in configuration.items()]
+    findings = findings_of(records)
     if findings:
         lines += ["", "## Findings", ""]
-        lines += [f"- `{r.path_id}` {r.outcome} on case `{r.case_id}` (index {r.index}): {r.detail.message[:300]}"
+        lines += [f"- `{r.path_id}` {r.outcome} on case `{r.case_id}` (index {r.index})"
+                  + (f" [blamed on {_blame_label(r)}]" if _blame_label(r) else "") + f": {r.detail.message[:300]}"
                   for r in findings]
     return "\n".join(lines) + "\n"
+
+
+def _blame_label(record: ResultRecord):
+    from conformance.judge.blame import label_of
+
+    return label_of(record.detail.blame)
 
 
 def cmd_fuzz(args) -> int:
@@ -73,6 +100,9 @@ def cmd_fuzz(args) -> int:
     paths = available_paths(out, args)
     if not paths:
         return 2
+    opset, refused = use_onnx_opset(out, paths, args)
+    if refused:  # said once, instead of one conversion error per case
+        return 2
     folder = Path(args.out)
     generator = {"max_statements": args.max_statements}
     if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
@@ -83,11 +113,13 @@ def cmd_fuzz(args) -> int:
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=folder,
                            generator=generator, modules=names_of(args.load), modes=tuple(args.mode),
-                           shard=_shard(args.shard), resume=args.resume, database=args.database, memory_gb=memory_gb)
+                           shard=_shard(args.shard), resume=args.resume, database=args.database, memory_gb=memory_gb,
+                           onnx_opset=opset)
     seen: list[ResultRecord] = []
     started = time.time()
     out.print(f"campaign seed {args.seed}, budget {args.budget:g} s, {opts.workers} worker(s), device "
-              f"{args.device}, modes {', '.join(args.mode)}: {', '.join(p.id for p in paths)}")
+              f"{args.device}, modes {', '.join(args.mode)}"
+              + (f", ONNX opset {opset}" if opset is not None else "") + f": {', '.join(p.id for p in paths)}")
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn(),
@@ -111,7 +143,7 @@ def cmd_fuzz(args) -> int:
     records = read_or_exit(folder / "results.jsonl")  # with --resume, earlier runs' records too
     (folder / "summary.md").write_text(markdown_summary(records))
     print_summary(out, records)
-    findings = [r for r in records if r.outcome in FINDINGS]
+    findings = findings_of(records)
     out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; {len(findings)} findings; "
               f"results in {folder / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(names_of(args.fail_on))

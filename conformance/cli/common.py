@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Optional
 
 from conformance.paths.records import MODES, split_names
 from conformance.run.records import ReportError, ResultRecord, read_results
@@ -30,6 +32,48 @@ def modes(text: str) -> list[str]:
     return [m for m in MODES if m in wanted]
 
 
+def onnx_opset(text: str) -> int:
+    """``--onnx-opset``'s value: an ONNX opset onnxruntime may load (7 or newer)."""
+    from conformance.paths.onnx_opset import requested_opset
+
+    try:
+        return requested_opset(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e) if "opset" in str(e) else f"not an opset number: {text!r}")
+
+
+def add_onnx_opset_option(parser) -> None:
+    from conformance.paths.onnx_opset import OPSET_ENV
+
+    parser.add_argument("--onnx-opset", type=onnx_opset, metavar="N",
+                        help="the ONNX opset every ONNX exporter is asked for (torch.onnx.export, paddle2onnx, "
+                             f"tf2onnx), e.g. one an older onnxruntime loads (default: ${OPSET_ENV} if set, else "
+                             "each exporter's own default)")
+
+
+def use_onnx_opset(out, paths: list, args) -> tuple[Optional[int], list[str]]:
+    """Apply ``--onnx-opset`` (else :data:`~conformance.paths.onnx_opset.OPSET_ENV`) to this process and the ones
+    it starts, and check that the installed onnxruntime loads what the selected ONNX paths will write: returns
+    the opset (None: the exporters' defaults) and the configuration errors, each printed once on ``out``."""
+    from rich.markup import escape
+
+    from conformance.paths.onnx_opset import OPSET_ENV, requested_opset
+    from conformance.run.onnx_checks import configuration_errors
+
+    opset = getattr(args, "onnx_opset", None)
+    if opset is None:
+        try:
+            opset = requested_opset()
+        except ValueError as e:
+            raise SystemExit(f"conformance: ${OPSET_ENV}: {e}")
+    if opset is not None:
+        os.environ[OPSET_ENV] = str(opset)
+    errors = configuration_errors(paths, opset)
+    for error in errors:
+        out.print(escape(f"configuration error: {error}"), style="red")
+    return opset, errors
+
+
 def add_path_options(parser, default_modes=("infer",)) -> None:
     """The options that choose what runs: frameworks, paths, device, modules to load, modes."""
     parser.add_argument("--frameworks", action="append",
@@ -41,6 +85,7 @@ def add_path_options(parser, default_modes=("infer",)) -> None:
                         help="what to compare with eager, comma separated: outputs (infer), outputs and gradients "
                              "of a loss (grad), losses, parameters and buffers after SGD and Adam steps (train); "
                              f"each path runs in the modes it has (default: {','.join(default_modes)})")
+    add_onnx_opset_option(parser)
 
 
 def load_modules(modules: list[str], command: str = "conformance") -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from conformance.cli.common import console
+from conformance.paths.records import ENTRY_POINT_GROUP as ENTRY_POINT
 from conformance.paths.records import MODES
 
 
@@ -11,13 +14,16 @@ def cmd_paths(args) -> int:
     from rich.table import Table
 
     from conformance.paths.catalogue import kind, markdown, registered_paths, selector
-    from conformance.paths.records import FRAMEWORK_MODULES, framework_available
+    from conformance.paths.records import FRAMEWORK_MODULES, PLUGIN_ERRORS, framework_available
 
     out = console()
     missing = [fw for fw in FRAMEWORK_MODULES if not framework_available(fw)]
     paths = registered_paths()
+    broken = [f"plug-in {name} ({ENTRY_POINT}) registered nothing: {why}" for name, why in PLUGIN_ERRORS.items()]
     if args.markdown:
         print(markdown(paths), end="")
+        for line in broken:
+            print(line, file=sys.stderr)
         return 0
     for fw in missing:
         out.print(f"[yellow]{fw}: not installed[/]")
@@ -29,6 +35,8 @@ def cmd_paths(args) -> int:
         modes = ", ".join(m for m in MODES if m in p.modes)
         table.add_row(p.id, p.description, modes, ", ".join(sorted(p.specializes)) or "-", limitations or "-")
     out.print(table)
+    for line in broken:  # a plug-in that failed to load: its paths are missing above
+        out.print(escape(line), style="red")
     return 0
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -17,8 +18,8 @@ COMMAND = "conformance triage"
 
 def table_rows(buckets: list[TriageBucket]) -> tuple[list[str], list[list[str]]]:
     """The table ``conformance triage`` prints (and writes to summary.md)."""
-    header = ["#", "bucket", "path", "outcome", "signature", "minimal program", "findings", "first seen", "statements",
-              "repro.py", "corpus"]
+    header = ["#", "bucket", "path", "outcome", "blamed on", "signature", "minimal program", "findings", "first seen",
+              "statements", "repro.py", "corpus"]
     rows = []
     for n, b in enumerate(buckets, 1):
         sig = b.signature
@@ -26,9 +27,14 @@ def table_rows(buckets: list[TriageBucket]) -> tuple[list[str], list[list[str]]]
         size = (f"{reduction['size_before']}→{reduction['size']}" if reduction
                 else f"{b.case.program.size()} (not minimised)")
         verified = b.repro.get("verified")
-        repro = "-" if not b.repro.get("file") else {True: "fails", False: "passes!", None: "not run"}[verified]
+        said = {True: "fails", False: "passes!", None: "not run"}
+        repro = "-" if not b.repro.get("file") else said[verified]
+        runtime = b.repro.get("runtime") or {}
+        if runtime.get("file"):  # onnxruntime's bug: the reproducer with the .onnx file and the runtime alone
+            repro += f"; {runtime['file']}: {said[runtime.get('verified')]}"
         first = b.first_seen
-        rows.append([str(n), b.id, sig.path_id, sig.outcome, sig.key, ", ".join(sig.ops + sig.constructs) or "-",
+        rows.append([str(n), b.id, sig.path_id, sig.outcome, sig.blame or "-", sig.key,
+                     ", ".join(sig.ops + sig.constructs) or "-",
                      f"{len(b.findings)} in {len(b.case_ids)} case(s)",
                      "-" if first["seed"] is None else f"seed {first['seed']} #{first['index']}",
                      size, repro, Path(b.corpus).name if b.corpus else "new"])
@@ -62,6 +68,7 @@ def _minimised_buckets(args, out: Path, modules: list[str], say) -> list[TriageB
 
     records = [r for f in _results_files(args.results) for r in read_or_exit(f, COMMAND)]
     outcomes = names_of(args.outcomes) or list(FINDINGS)
+    _campaign_opset(records, outcomes, say)
     wanted = {r.path_id for r in records if r.outcome in outcomes}
     unknown = wanted - _known_paths({r.framework for r in records if r.outcome in outcomes})
     if unknown:
@@ -74,6 +81,23 @@ def _minimised_buckets(args, out: Path, modules: list[str], say) -> list[TriageB
     with Evaluator(tuple(modules), args.device, args.timeout, str(out / "logs" / "reducer.log")) as evaluator:
         return triage(records, evaluator if args.max_seconds > 0 else None, outcomes=outcomes,
                       max_seconds=args.max_seconds, reduce_seconds=args.reduce_seconds, progress=say)
+
+
+def _campaign_opset(records: list, outcomes: list, say) -> None:
+    """Minimise and reproduce ONNX findings at the opset their campaign asked for (``detail.onnx``): set for this
+    process and the reducer's worker (:data:`~conformance.paths.onnx_opset.OPSET_ENV`)."""
+    from conformance.paths.onnx_opset import OPSET_ENV
+
+    asked = {(r.detail.onnx or {}).get("requested_opset") for r in records if r.outcome in outcomes and r.detail.onnx}
+    if len(asked) > 1:
+        say(f"warning: the ONNX findings were exported at several opsets ({sorted(asked, key=str)}): each is "
+            f"replayed at ${OPSET_ENV} or the exporter's default")
+    elif asked and None not in asked:
+        opset = asked.pop()
+        os.environ[OPSET_ENV] = str(opset)
+        say(f"ONNX findings replayed at opset {opset}, as their campaign asked (--onnx-opset)")
+    elif asked:
+        os.environ.pop(OPSET_ENV, None)
 
 
 def command(args) -> int:

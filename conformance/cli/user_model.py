@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.cli.common import console, names_of
+from conformance.cli.common import add_onnx_opset_option, console, names_of
 
 
 def _load_user_file(spec: str):
@@ -98,7 +98,8 @@ def cmd_check(args) -> int:
     if args.kwargs:
         kwargs = {**kwargs, **json.loads(args.kwargs)}
     try:
-        report = check(model, list(inputs), kwargs, paths=names_of(args.paths) or None, device=args.device)
+        report = check(model, list(inputs), kwargs, paths=names_of(args.paths) or None, device=args.device,
+                       onnx_opset=args.onnx_opset)
     except CheckError as e:
         raise SystemExit(f"conformance: {e}")
     out = console()
@@ -113,8 +114,12 @@ def cmd_check(args) -> int:
     out.print(table)
     for note in report.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
+    for error in report.configuration_errors:  # each once: the runtime cannot load what would be exported
+        out.print(f"configuration error: {error}", markup=False, highlight=False, style="red")
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1, sort_keys=True, default=str))
+    if report.configuration_errors:
+        return 2
     fail_on = names_of(args.fail_on) or ["mismatch"]
     return 1 if any(r.outcome in fail_on for r in report.results) else 0
 
@@ -128,6 +133,7 @@ def add_parsers(sub) -> None:
     c.add_argument("--kwargs", help="keyword arguments as a JSON object (added to those of the inputs)")
     c.add_argument("--paths", action="append", help="paths, e.g. script,trace (default: all of the framework's)")
     c.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    add_onnx_opset_option(c)
     c.add_argument("--json", help="write the report (every path's record) to this file")
     c.add_argument("--fail-on", action="append", help="exit 1 if a path has these outcomes (default: mismatch)")
     c.set_defaults(fn=cmd_check)

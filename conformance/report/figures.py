@@ -1,6 +1,7 @@
 """What the report shows, computed once from merged results (:class:`Dashboard`): outcome groups, the
-framework/path × construct matrix, latency relative to eager, the trend across version sets, and the
-failures grouped (by triage bucket where one holds the case, else by triage's signature key)."""
+framework/path × construct matrix, latency relative to eager, the trend across version sets, the
+failures grouped (by triage bucket where one holds the case, else by triage's signature key; an ONNX
+path's by the component they are blamed on too), and the configuration errors, each once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
+from conformance.judge.blame import label_of
 from conformance.report.results import Results, version_key
 from conformance.run.records import FINDINGS, ReportError, ResultRecord, path_id
 from conformance.triage.signatures import failure_key
@@ -220,7 +222,7 @@ class BucketFolder:
     title: str
     case_ids: frozenset
     path: Optional[str]  # "framework.path", or None for any path
-    files: list[str]  # repro.py, REPORT.md: those present
+    files: list[str]  # repro.py, runtime/repro.py (onnxruntime's bugs), REPORT.md: those present
 
     def matches(self, record: ResultRecord) -> bool:
         return record.case_id in self.case_ids and self.path in (None, record.path_id)
@@ -241,7 +243,7 @@ def read_triage(folder) -> list[BucketFolder]:
         except (json.JSONDecodeError, KeyError, TypeError) as e:
             raise ReportError(f"{file}: a bucket needs a JSON object with a list 'case_ids' ({e})")
         title = doc.get("title") or doc.get("signature") or file.parent.name
-        files = [f for f in ("repro.py", "REPORT.md") if (file.parent / f).exists()]
+        files = [f for f in ("repro.py", "runtime/repro.py", "REPORT.md") if (file.parent / f).exists()]
         bucket_folders.append(BucketFolder(file.parent, str(title), ids, doc.get("path"), files))
     return bucket_folders
 
@@ -257,6 +259,9 @@ class FailureGroup:
     title: str
     records: list[ResultRecord]
     triage: Optional[BucketFolder] = None
+    #: An ONNX path's findings: the component they are blamed on (:func:`conformance.judge.blame.label_of`:
+    #: ``exporter``, ``onnxruntime.kernel``, ``onnxruntime.optimizer``, ``undecided``); None elsewhere.
+    blame: Optional[str] = None
 
     @property
     def common_constructs(self) -> list[str]:
@@ -274,9 +279,10 @@ def failure_groups(records: list[ResultRecord], triage: list[BucketFolder] = ())
         if r.outcome not in FINDINGS:
             continue
         folder = next((b for b in triage if b.matches(r)), None)
-        key = (row_key(r), r.outcome, folder.directory if folder else failure_key(r))
+        blame = label_of(r.detail.blame)
+        key = (row_key(r), r.outcome, folder.directory if folder else failure_key(r), blame)
         if key not in grouped:
-            grouped[key] = FailureGroup(row_key(r), r.outcome, folder.title if folder else key[2], [], folder)
+            grouped[key] = FailureGroup(row_key(r), r.outcome, folder.title if folder else key[2], [], folder, blame)
         grouped[key].records.append(r)
     out: dict[tuple, list[FailureGroup]] = defaultdict(list)
     for group in sorted(grouped.values(), key=lambda g: (FINDINGS.index(g.outcome), -len(g.records))):
@@ -297,13 +303,36 @@ class Dashboard:
     latency: dict[tuple, Latency]
     trends: list[Trend]
     failure_groups: dict[tuple, list[FailureGroup]]
+    configuration_errors: list["ConfigurationError"] = field(default_factory=list)
+
+
+@dataclass
+class ConfigurationError:
+    """Records that say one configuration error (``detail.configuration``: the installed runtime cannot load what
+    an exporter wrote): shown once, never among the failures."""
+
+    message: str
+    paths: list[str]
+    records: int
+
+
+def configuration_errors(records: list[ResultRecord]) -> list[ConfigurationError]:
+    """The configuration errors among the records, each message once."""
+    found: dict[str, ConfigurationError] = {}
+    for r in records:
+        if r.detail.configuration:
+            error = found.setdefault(r.detail.message, ConfigurationError(r.detail.message, [], 0))
+            error.records += 1
+            if r.path_id not in error.paths:
+                error.paths.append(r.path_id)
+    return list(found.values())
 
 
 def build_dashboard(results: Results, triage: Iterable = ()) -> Dashboard:
     latest = results.latest()
     bucket_folders = [b for folder in triage for b in read_triage(folder)]
     return Dashboard(results, latest, build_matrix(latest), latency(latest), trends(results),
-                     failure_groups(latest, bucket_folders))
+                     failure_groups(latest, bucket_folders), configuration_errors(latest))
 
 
 def describe_versions(versions: dict, framework: str) -> str:

@@ -26,12 +26,19 @@ def markdown(dashboard: Dashboard) -> str:
         rate = f"{tally.pass_rate:.0%}" if tally.pass_rate is not None else "–"
         lines.append(f"| {row_label(row)} | {row[2]} | {tally.total} | "
                      + " | ".join(str(tally.counts[g]) for g in GROUPS) + f" | {rate} | {vs} | {conv} |")
+    if dashboard.configuration_errors:
+        lines += ["", "## Configuration errors", "",
+                  "Not findings: the installed runtime cannot load what the exporter wrote (choose another "
+                  "`--onnx-opset`).", ""]
+        lines += [f"- {e.message} ({e.records} record(s): {', '.join(e.paths)})"
+                  for e in dashboard.configuration_errors]
     groups = [g for gs in dashboard.failure_groups.values() for g in gs]
     if groups:
         lines += ["", f"## Findings: {len(groups)} bucket(s)", ""]
         for g in groups:
             where = f" — triage: {g.triage.directory}" if g.triage else ""
-            lines.append(f"- `{row_label(g.row)}` [{g.row[2]}] {g.outcome} × {len(g.records)}: "
+            blamed = f" (blamed on {g.blame})" if g.blame else ""
+            lines.append(f"- `{row_label(g.row)}` [{g.row[2]}] {g.outcome}{blamed} × {len(g.records)}: "
                          f"{_md_code(g.title)}{where} (e.g. case `{g.records[0].case_id}`)")
     for trend in dashboard.trends:
         if len(trend.labels) < 2:

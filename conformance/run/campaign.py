@@ -96,7 +96,13 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 
 
 def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str],
-                 memory_gb: Optional[float]) -> None:
+                 memory_gb: Optional[float], onnx_opset: Optional[int] = None) -> None:
+    from conformance.paths.onnx_opset import OPSET_ENV
+
+    if onnx_opset is not None:  # --onnx-opset: every ConvertContext of this process asks the exporters for it
+        os.environ[OPSET_ENV] = str(onnx_opset)
+    else:
+        os.environ.pop(OPSET_ENV, None)
     if memory_gb:  # an allocation past this fails (MemoryError) instead of taking the machine down
         import resource
 
@@ -177,6 +183,7 @@ class CampaignOptions:
     resume: bool = False  # keep results.jsonl and skip the (case, path, mode) tasks it already has
     database: Optional[str] = None  # a shared findings database (conformance.run.database): replayed first, fed
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
+    onnx_opset: Optional[int] = None  # the ONNX opset asked of every exporter (--onnx-opset); None: their defaults
 
 
 class ResumeError(RuntimeError):
@@ -221,7 +228,7 @@ class Campaign:
         log.parent.mkdir(parents=True, exist_ok=True)
         options = self.options
         worker_args = (child, [p.id for p in options.paths], options.device, str(log), list(options.modules),
-                       options.memory_gb)
+                       options.memory_gb, options.onnx_opset)
         proc = self.ctx.Process(target=_worker_main, args=worker_args, daemon=True)
         proc.start()
         child.close()
@@ -453,7 +460,7 @@ def campaign_manifest(options: CampaignOptions, summary: dict, started: float, a
         "workers": options.workers,
         "shard": f"{options.shard[0]}/{options.shard[1]}", "resumed": options.resume,
         "database": _redacted(options.database),
-        "memory_limit_gb": options.memory_gb,
+        "memory_limit_gb": options.memory_gb, "onnx_opset": options.onnx_opset,
         "timeout_s": options.timeout, "paths": [p.id for p in options.paths], "versions": versions,
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),

@@ -76,6 +76,9 @@ class InputResult:
     counters: Optional[dict] = None  # the path's counters after this input set ran
     limitation: Optional[str] = None
     known_issue: Optional[str] = None
+    #: An ONNX path's mismatch or error on this input set: which component is to blame
+    #: (:meth:`conformance.judge.blame.Blame.to_dict`).
+    blame: Optional[dict] = None
     extra: dict = field(default_factory=dict)  # fields of a newer writer, kept as read
 
     def to_json(self) -> dict:
@@ -84,15 +87,15 @@ class InputResult:
             out.update(max_abs_err=self.max_abs_err, max_rel_err=self.max_rel_err)
         return _set(out, outcome=self.outcome, message=self.message, report=self.report,
                     frozen_report=self.frozen_report, flaky=self.flaky, counters=self.counters,
-                    limitation=self.limitation, known_issue=self.known_issue)
+                    limitation=self.limitation, known_issue=self.known_issue, blame=self.blame)
 
     @classmethod
     def from_json(cls, d: dict) -> "InputResult":
         known = {"role", "index", "outcome", "message", "max_abs_err", "max_rel_err", "report", "frozen_report",
-                 "flaky", "counters", "limitation", "known_issue"}
+                 "flaky", "counters", "limitation", "known_issue", "blame"}
         return cls(d.get("role", ""), d.get("index", 0), d.get("outcome"), d.get("message"), "max_abs_err" in d,
                    d.get("max_abs_err"), d.get("max_rel_err"), d.get("report"), d.get("frozen_report"),
-                   d.get("flaky"), d.get("counters"), d.get("limitation"), d.get("known_issue"),
+                   d.get("flaky"), d.get("counters"), d.get("limitation"), d.get("known_issue"), d.get("blame"),
                    {k: v for k, v in d.items() if k not in known})
 
 
@@ -109,21 +112,32 @@ class ResultDetail:
     inputs: Optional[list] = None  # InputResult per input set
     output_tail: Optional[str] = None  # the end of what the framework printed while converting and running
     stderr_tail: Optional[str] = None  # the end of a dead or killed worker's log
+    #: An ONNX path (:func:`conformance.run.onnx_checks.onnx_detail`): the opset asked for (``requested_opset``,
+    #: None: the exporter's default) and the ``opset``, ``ir_version`` and other ``domains`` of the file written.
+    onnx: Optional[dict] = None
+    #: An ONNX path's mismatch or error: which component is to blame (the first failing input set's, or the
+    #: conversion's; :meth:`conformance.judge.blame.Blame.to_dict`).
+    blame: Optional[dict] = None
+    #: True: an ``unsupported`` record because the installed runtime cannot load what the exporter wrote (its
+    #: opset or IR version): a configuration error, never a finding (``--onnx-opset``).
+    configuration: Optional[bool] = None
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         inputs = [i.to_json() for i in self.inputs] if self.inputs is not None else None
         return _set({"message": self.message, **self.extra}, traceback=self.traceback, limitation=self.limitation,
                     known_issue=self.known_issue, warnings=self.warnings, counters=self.counters, inputs=inputs,
-                    output_tail=self.output_tail, stderr_tail=self.stderr_tail)
+                    output_tail=self.output_tail, stderr_tail=self.stderr_tail, onnx=self.onnx, blame=self.blame,
+                    configuration=self.configuration)
 
     @classmethod
     def from_json(cls, d: dict) -> "ResultDetail":
         known = {"message", "traceback", "limitation", "known_issue", "warnings", "counters", "inputs",
-                 "output_tail", "stderr_tail"}
+                 "output_tail", "stderr_tail", "onnx", "blame", "configuration"}
         inputs = [InputResult.from_json(i) for i in d["inputs"]] if d.get("inputs") is not None else None
         return cls(d.get("message") or "", d.get("traceback"), d.get("limitation"), d.get("known_issue"),
                    d.get("warnings"), d.get("counters"), inputs, d.get("output_tail"), d.get("stderr_tail"),
+                   d.get("onnx"), d.get("blame"), d.get("configuration"),
                    {k: v for k, v in d.items() if k not in known})
 
 

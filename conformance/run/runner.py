@@ -26,15 +26,17 @@ from typing import Iterator, Optional
 import numpy as np
 
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
-from conformance.judge.oracle import Report, finite_or_none
+from conformance.judge.oracle import finite_or_none
 from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
 from conformance.program.case import Case, map_tree, materialize
 from conformance.program.program import tensor_names
 from conformance.render.source import cache_dir, load_model_module
+from conformance.run.onnx_checks import RuntimeCannotLoad, blame_error, blame_mismatch, is_onnx, onnx_detail
 from conformance.run.records import FINDINGS, OUTCOMES, SEVERITY, InputResult, ResultDetail, ResultRecord
 
-__all__ = ["FINDINGS", "OUTCOMES", "RECORD_HOOKS", "captured_output", "check", "error_text", "get_mode", "nudge",
-           "prepare", "run_case", "run_path", "split_task_key", "task_key", "tasks_of"]
+__all__ = ["FINDINGS", "OUTCOMES", "RECORD_HOOKS", "captured_output", "check", "convert_context", "error_text",
+           "get_mode", "nudge", "path_workdir", "prepare", "run_case", "run_path", "split_task_key", "task_key",
+           "tasks_of"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -131,6 +133,24 @@ def _limitation_text(lim) -> str:
     return f"{lim.reason} {lim.reference}".strip()
 
 
+def path_workdir(case: Case, framework: str, path: PathRecord) -> "os.PathLike":
+    """The folder a path's conversion of ``case`` writes its files into (created)."""
+    workdir = cache_dir() / framework / case.program.id / path.name
+    workdir.mkdir(parents=True, exist_ok=True)
+    return workdir
+
+
+def convert_context(case: Case, prep: Prepared, path: PathRecord, device: str, mode: str, workdir) -> ConvertContext:
+    """What ``path.convert`` gets: a fresh model of the case (in the mode's train()/eval()) and the example
+    input set on ``device``. ``--onnx-opset`` reaches it through :data:`~conformance.paths.onnx_opset.OPSET_ENV`."""
+    fw = prep.framework
+    example = prep.runs[0]
+    model = set_training(fw, fw.prepare(prep.new_model(), device, False), prep.training)
+    return ConvertContext(model, map_tree(lambda a: fw.to_tensor(a, device, False), example.args),
+                          dict(example.kwargs), case.program, device, workdir, tensor_names(case.program),
+                          _distinct_kwargs(prep.runs), mode)
+
+
 def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
              versions: Optional[dict] = None, mode: str = "infer") -> ResultRecord:
     """Convert with ``path`` on the example inputs, run on every input set, and judge: one record.
@@ -167,17 +187,17 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             return record.finish(lim.outcome, f"eager {mode} reference: {_short(text, 600)}")
         return record.finish("runtime_error", f"eager {mode} reference failed: {_short(text)}")
     record.timings.prepare_s = round(prep.prepare_s + time.perf_counter() - t0, 6)
-    workdir = cache_dir() / fw.name / case.program.id / path.name
-    workdir.mkdir(parents=True, exist_ok=True)
-    names = tensor_names(case.program)
+    workdir = path_workdir(case, fw.name, path)
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
+    onnx = is_onnx(path)  # an ONNX path: its record names the opset, its findings the component to blame
+    blamed = onnx and mode == "infer"
     t0 = time.perf_counter()
+    started = time.time()  # an ONNX file written since then is this conversion's
+    ctx = None
     try:
         with warnings.catch_warnings(record=True) as caught, captured_output(detail):
             warnings.simplefilter("always")
-            model = set_training(fw, fw.prepare(prep.new_model(), device, False), prep.training)
-            ctx = ConvertContext(model, map_tree(to_dev, example.args), dict(example.kwargs), case.program, device,
-                                 workdir, names, _distinct_kwargs(prep.runs), mode)
+            ctx = convert_context(case, prep, path, device, mode, workdir)
             prep.seed_forward()
             artifact = path.convert(ctx)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
@@ -185,6 +205,11 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         text = error_text(e)
         if _out_of_memory(e):
             return record.finish("crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
+        if onnx and ctx is not None:
+            detail.onnx = onnx_detail(ctx, None, started)
+        if isinstance(e, RuntimeCannotLoad):  # the installed runtime, not the model: a run says it once
+            detail.configuration = True
+            return record.finish("unsupported", f"configuration error: {_short(str(e), 600)}")
         lim = path.limitation_for(Failure.of_exception(e, "convert", mode), version)
         if lim and lim.outcome:
             detail.limitation = lim.reason
@@ -192,8 +217,13 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if lim:
             detail.known_issue = _limitation_text(lim)
         detail.traceback = _short(traceback.format_exc(), 4000)
+        if blamed and ctx is not None:
+            detail.blame = _blame(blame_error, ctx, example.args, example.eager, example.reference, example.noise,
+                                  since=started, error=e)
         return record.finish("conversion_error", _short(text))
     record.timings.convert_s = round(time.perf_counter() - t0, 6)
+    if onnx:
+        detail.onnx = onnx_detail(ctx, artifact, started)
     detail.warnings = sorted({f"{w.category.__name__}: {str(w.message)[:160]}" for w in caught})[:8]
     if path.counters:
         detail.counters = path.counters(artifact)
@@ -230,6 +260,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
                 entry.limitation = _limitation_text(lim)
             elif lim:
                 entry.known_issue = _limitation_text(lim)
+            if blamed and not (lim and lim.outcome):
+                entry.blame = _blame(blame_error, ctx, run.args, ref.eager, ref.reference, ref.noise, since=started,
+                                     error=e, artifact=artifact, compare=_comparer(rules, path, ref))
             continue
         t2 = time.perf_counter()
         run_s += t2 - t1
@@ -256,7 +289,22 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     if first:
         detail.limitation = first.limitation or detail.limitation
         detail.known_issue = first.known_issue or detail.known_issue
+        detail.blame = first.blame or detail.blame
     return record.finish(outcome, message)
+
+
+def _comparer(rules: Mode, path: PathRecord, ref: Judged):
+    """How the mode judges what the converted model returns on ``ref``'s input set (for blame's ladder)."""
+    return lambda out: rules.compare(path, out, ref.eager, ref.reference, ref.noise)
+
+
+def _blame(how, *args, **kwargs) -> Optional[dict]:
+    """``detail.blame`` by ``how`` (:func:`~conformance.run.onnx_checks.blame_error` or ``blame_mismatch``); a
+    ladder that itself fails says so in the verdict instead of taking the record down."""
+    try:
+        return how(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - blame is a diagnosis: the finding stands without it
+        return {"component": None, "reason": f"blame failed: {error_text(e)[:400]}", "rungs": []}
 
 
 def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, path: PathRecord, artifact,
@@ -274,8 +322,11 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
     if why:
         outcome, message, frozen = _judge_specialised(prep, rules, path, run, example, out, why, warned)
         if frozen is not None:
-            report = frozen
-            entry.frozen_report = frozen.to_dict()
+            report, replayed = frozen
+            entry.frozen_report = report.to_dict()
+            if is_onnx(path) and mode == "infer":  # blamed against eager replayed on the example's path
+                entry.blame = _blame(blame_mismatch, ctx, artifact, run.args,
+                                     lambda flat: rules.compare(path, flat, *replayed))
         entry.outcome, entry.message = outcome, message
     else:
         entry.outcome, entry.message = "mismatch", report.summary()
@@ -283,6 +334,8 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
             entry.flaky = _rerun_agrees(rules, path, artifact, ctx, prep, ref, to_dev)
             if entry.flaky:
                 entry.message = "flaky (a rerun agreed with eager): " + entry.message
+        if is_onnx(path) and mode == "infer" and not entry.flaky:
+            entry.blame = _blame(blame_mismatch, ctx, artifact, run.args, _comparer(rules, path, ref))
     if entry.outcome == "mismatch":  # a known bug: still a mismatch, named (the pytest suites xfail it)
         divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
         lim = path.limitation_for(Failure("compare", mode, divergences=divergences), version)
@@ -311,7 +364,7 @@ def _rerun_agrees(rules: Mode, path: PathRecord, artifact, ctx: ConvertContext, 
 
 
 def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: InputRun, example: InputRun, out, why: set,
-                       warned: list) -> tuple[str, str, Optional[Report]]:
+                       warned: list) -> tuple[str, str, Optional[tuple]]:
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
     kwargs and control-flow decisions; the converted model must match that replay (same oracle,
@@ -320,7 +373,8 @@ def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: Input
     A model without probes (``conformance check`` on a user's model) cannot replay control flow: there
     the divergence is expected only if the conversion warned (``warned``: its warnings) about it.
 
-    Returns the outcome, the message, and the oracle's report against the replay where it differs from it."""
+    Returns the outcome, the message, and where the converted model differs from the replay, the oracle's report
+    against it with the replay's ``(fp32, fp64, noise)`` outputs."""
     kwargs = example.kwargs if "kwargs" in path.specializes else run.kwargs
     force = example.stability.decisions if "control_flow" in path.specializes else None
     what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
@@ -341,7 +395,7 @@ def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: Input
         return ("expected_divergence",
                 f"{what}, and matches eager replayed with the example's kwargs and control flow", None)
     return ("mismatch", f"differs even from eager replayed with the example's kwargs and control flow: "
-                        f"{frozen.summary()}", frozen)
+                        f"{frozen.summary()}", (frozen, (frozen32, frozen64, frozen_noise)))
 
 
 def task_key(pid: str, mode: str) -> str:

@@ -9,6 +9,7 @@ writes a folder per bucket; :func:`save_case` adds a bucket to the ``cases/`` co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
@@ -240,6 +241,8 @@ def find_in_corpus(bucket: TriageBucket, case_files: list) -> Optional[Path]:
             theirs = Signature.from_dict(case_file.signature)
         except (KeyError, TypeError):
             continue
+        if theirs.blame is None:  # a case saved before findings were blamed on a component: any component
+            theirs = dataclasses.replace(theirs, blame=mine.blame)
         if theirs.coarse() == mine.coarse() and (theirs.within(mine.ops, mine.constructs)
                                                  or mine.within(theirs.ops, theirs.constructs)):
             return case_file.file

@@ -5,7 +5,10 @@
 with ``example.npz``/``inputs.npz`` and the files the path's conversion reads beside it
 (``PathRecord.files``): a script that needs only the framework; it builds the minimal model, converts it
 along the path, compares with eager and prints both and the difference; exit status 1 while the bug is
-there (see :mod:`conformance.triage.repro`).
+there (see :mod:`conformance.triage.repro`). A bucket of an ONNX path names the component its finding is
+blamed on (the exporter, onnxruntime's kernels or its graph optimiser); one blamed on onnxruntime also gets
+``runtime/``, a reproducer that needs only the ``.onnx`` file and onnxruntime
+(:mod:`conformance.triage.runtime_repro`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from conformance.program.case import save_inputs
 from conformance.render.source import render_parts
 from conformance.triage.buckets import TriageBucket
 from conformance.triage.repro import NoReproducer, repro_source, verify_repro
+from conformance.triage.runtime_repro import blamed_on_runtime, write_runtime_repro
 
 FRAMEWORK_NAMES = {"torch": "PyTorch", "paddle": "PaddlePaddle", "tf": "TensorFlow"}
 #: What each role of an input set changes from the example, in a bug report's words.
@@ -44,6 +48,7 @@ def report_markdown(bucket: TriageBucket) -> str:
              ""]
     if record.detail.known_issue:
         lines += [f"**Known issue**: {record.detail.known_issue}", ""]
+    lines += _blame_lines(bucket)
     lines += ["## To reproduce", ""]
     if bucket.repro.get("file"):
         beside = "example.npz" + (" and inputs.npz" if bucket.failing_input else "")
@@ -55,6 +60,7 @@ def report_markdown(bucket: TriageBucket) -> str:
         why = bucket.repro.get("unavailable") or f"`{sig.path_id}` has none"
         lines += [f"No standalone reproducer: {why}. Replay the case with `conformance replay case.json --paths "
                   f"{sig.path}" + ("" if sig.mode == "infer" else f" --mode {sig.mode}") + "`."]
+    lines += _runtime_repro_lines(bucket)
     model_class = render_parts(bucket.case.program, sig.framework).model_class
     lines += ["", "The model (weights are drawn with numpy from a fixed seed):", "", "```python",
               model_class.rstrip(), "```", "",
@@ -79,6 +85,43 @@ def report_markdown(bucket: TriageBucket) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _blame_lines(bucket: TriageBucket) -> list[str]:
+    """The component an ONNX path's finding is blamed on, and why (none for other paths)."""
+    sig = bucket.signature
+    if not sig.blame:
+        return []
+    blame = bucket.record.detail.blame or {}
+    entry = next((e for e in bucket.record.detail.inputs or [] if e.index == bucket.failing_input and e.blame), None)
+    blame = (entry.blame if entry else None) or blame
+    from conformance.judge.blame import COMPONENTS
+
+    what = COMPONENTS.get(sig.blame, "no single component: the ONNX ladder cannot tell them apart")
+    lines = [f"**Blamed component**: `{sig.blame}` — {what}.", ""]
+    if blame.get("reason"):
+        lines += [f"Why: {blame['reason']}", ""]
+    rungs = blame.get("rungs") or []
+    if rungs:
+        lines += ["| the same ONNX file run on | component added | what it did |", "|---|---|---|"]
+        lines += [f"| {r.get('name')} | {r.get('component')} | {r.get('status')}"
+                  + (f": {str(r.get('detail'))[:200]}" if r.get("detail") else "") + " |" for r in rungs]
+        lines.append("")
+    return lines
+
+
+def _runtime_repro_lines(bucket: TriageBucket) -> list[str]:
+    runtime = bucket.repro.get("runtime")
+    if not runtime:
+        return []
+    if runtime.get("file"):
+        verified = {True: "it fails as the finding does", False: "it passed when triage ran it",
+                    None: "not run"}[runtime.get("verified")]
+        return ["", f"A reproducer for onnxruntime alone, `{runtime['file']}` ({verified}): it needs numpy, onnx and "
+                    f"onnxruntime only, runs `model.onnx` on `inputs.npz` with graph optimisations on and off and on "
+                    f"the ONNX reference evaluator, and compares each with eager's outputs (`expected.npz`).", "",
+                "```sh", "cd runtime && python repro.py", "```"]
+    return ["", f"No reproducer for onnxruntime alone: {runtime.get('unavailable')}."]
+
+
 def write_bucket(bucket: TriageBucket, folder: Path, verify: bool = True, timeout: float = 300.0) -> Path:
     """Write a bucket's folder (see the module docstring); ``verify`` runs its ``repro.py``."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -97,6 +140,8 @@ def write_bucket(bucket: TriageBucket, folder: Path, verify: bool = True, timeou
         for file in path.files if path else ():  # what the conversion reads beside its own module
             shutil.copyfile(file, folder / Path(file).name)
         bucket.repro = verify_repro(folder, timeout) if verify else {"file": "repro.py", "verified": None}
+    if blamed_on_runtime(bucket):  # onnxruntime's bug: a reproducer with the .onnx file and the runtime alone
+        bucket.repro["runtime"] = write_runtime_repro(bucket, folder, verify, timeout)
     (folder / "REPORT.md").write_text(report_markdown(bucket))
     (folder / "bucket.json").write_text(json.dumps(bucket.to_dict(), indent=1, sort_keys=True) + "\n")
     return folder

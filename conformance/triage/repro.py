@@ -32,7 +32,7 @@ from conformance.triage.buckets import TriageBucket
 from conformance.triage.signatures import ANSI
 
 #: The data lines of the driver that are written for each bucket.
-DATA = ("PATH", "RUN_ON", "LEAF_NAMES", "ARG_NAMES", "DYNAMIC_AXES")
+DATA = ("PATH", "RUN_ON", "LEAF_NAMES", "ARG_NAMES", "DYNAMIC_AXES", "ONNX_OPSET")
 
 
 class NoReproducer(Exception):
@@ -57,7 +57,8 @@ def repro_source(bucket: TriageBucket) -> str:
     axes = dynamic_axes(program)
     run_on = ["example.npz"] + (["inputs.npz"] if bucket.failing_input else [])
     data = {"PATH": sig.path_id, "RUN_ON": run_on, "LEAF_NAMES": list(axes),
-            "ARG_NAMES": [i.name for i in program.inputs], "DYNAMIC_AXES": axes}
+            "ARG_NAMES": [i.name for i in program.inputs], "DYNAMIC_AXES": axes,
+            "ONNX_OPSET": (bucket.record.detail.onnx or {}).get("requested_opset")}
     needs = ", ".join([sig.framework if sig.framework != "tf" else "tensorflow", "numpy", *path.requires])
     doc = (f'"""Reproducer: {path.description} ({sig.path_id}) — {sig.outcome}.\n\n'
            f"{sig.key}\n\n"

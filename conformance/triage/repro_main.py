@@ -25,6 +25,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 LEAF_NAMES = []
 ARG_NAMES = []
 DYNAMIC_AXES = {}
+ONNX_OPSET = None  # the ONNX opset the campaign asked the exporter for (--onnx-opset); None: its default
 # -- end of data
 
 CONVERT_WITH = "example.npz"
@@ -81,7 +82,7 @@ def reproduce(Model, load_inputs, prepare, call, to_numpy, convert, run):
     args, kwargs = load_inputs(os.path.join(HERE, CONVERT_WITH))
     ctx = types.SimpleNamespace(model=prepare(Model(), "cpu", False), args=args, kwargs=kwargs, device="cpu",
                                 workdir=HERE, tensor_names=LEAF_NAMES, arg_names=ARG_NAMES,
-                                dynamic_axes=DYNAMIC_AXES, kwarg_sets=[kwargs], mode="infer")
+                                dynamic_axes=DYNAMIC_AXES, kwarg_sets=[kwargs], mode="infer", onnx_opset=ONNX_OPSET)
     try:
         artifact = convert(ctx)
     except Exception:

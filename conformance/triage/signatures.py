@@ -1,5 +1,5 @@
 """What makes two failures the same bug: a failure's **signature**, (framework, path, mode, outcome, key, ops,
-constructs).
+constructs, blame).
 
 * the key of an error is its message with what varies between occurrences blanked: addresses,
   numbers, file paths, program ids and the program's own names (inputs, variables, keyword
@@ -7,7 +7,10 @@ constructs).
   a ``mismatch`` is the kind of divergence (value, shape, dtype, nonfinite, structure), whether it
   also differs from eager replayed on the example's path, and whether a rerun agreed (flaky); a
   crash's key is its signal;
-* ops and constructs are those of the finding's *minimal* program (:mod:`conformance.triage.reduce`).
+* ops and constructs are those of the finding's *minimal* program (:mod:`conformance.triage.reduce`);
+* blame, for an ONNX path's finding, is the component its record blames (``detail.blame``,
+  :func:`conformance.judge.blame.label_of`: ``exporter``, ``onnxruntime.kernel``, ``onnxruntime.optimizer``
+  or ``undecided``): one wrong result of the exporter and one of onnxruntime's optimiser are two bugs.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Optional
 
+from conformance.judge.blame import label_of
 from conformance.program.case import Case
 from conformance.program.ir import For, Get, OpStmt, ProgramError, While, spec_leaves
 from conformance.program.program import Program
@@ -116,6 +120,8 @@ class Signature:
     ops: tuple = ()
     constructs: tuple = ()
     mode: str = "infer"  # what the runner compared: outputs (infer), gradients (grad), a training step (train)
+    #: An ONNX path's finding: the component to blame (:func:`~conformance.judge.blame.label_of`); None elsewhere.
+    blame: Optional[str] = None
 
     @property
     def path_id(self) -> str:
@@ -127,30 +133,33 @@ class Signature:
 
     def coarse(self) -> "Signature":
         """Without the program's ops and constructs."""
-        return Signature(self.framework, self.path, self.outcome, self.key, mode=self.mode)
+        return Signature(self.framework, self.path, self.outcome, self.key, mode=self.mode, blame=self.blame)
 
     def with_program(self, program: Program) -> "Signature":
         return Signature(self.framework, self.path, self.outcome, self.key, tuple(sorted(set(program.ops()))),
-                         tuple(sorted(program.constructs())), self.mode)
+                         tuple(sorted(program.constructs())), self.mode, self.blame)
 
     def within(self, ops: Iterable[str], constructs: Iterable[str]) -> bool:
         """Are this signature's ops and constructs among these?"""
         return set(self.ops) <= set(ops) and set(self.constructs) <= set(constructs)
 
     def title(self) -> str:
-        return f"{self.path_id}{'' if self.mode == 'infer' else f' ({self.mode})'} {self.outcome}: {self.key}"
+        blamed = f" [blamed on {self.blame}]" if self.blame else ""
+        return f"{self.path_id}{'' if self.mode == 'infer' else f' ({self.mode})'} {self.outcome}{blamed}: {self.key}"
 
     def to_dict(self) -> dict:
         return {"framework": self.framework, "path": self.path, "outcome": self.outcome, "key": self.key,
                 "ops": list(self.ops), "constructs": list(self.constructs),
-                **({} if self.mode == "infer" else {"mode": self.mode})}
+                **({} if self.mode == "infer" else {"mode": self.mode}),
+                **({} if self.blame is None else {"blame": self.blame})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Signature":
         return cls(d["framework"], d["path"], d["outcome"], d["key"], tuple(d.get("ops", ())),
-                   tuple(d.get("constructs", ())), d.get("mode", "infer"))
+                   tuple(d.get("constructs", ())), d.get("mode", "infer"), d.get("blame"))
 
 
 def signature(record: ResultRecord) -> Signature:
     """A record's coarse signature (no ops and constructs: those come from its minimal program)."""
-    return Signature(record.framework, record.path, record.outcome, failure_key(record), mode=record.mode)
+    return Signature(record.framework, record.path, record.outcome, failure_key(record), mode=record.mode,
+                     blame=label_of(record.detail.blame))

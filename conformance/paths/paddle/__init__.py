@@ -22,7 +22,7 @@ os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would 
 
 from conformance.paths.paddle import limitations as known  # noqa: E402
 from conformance.paths.paddle import saved  # noqa: E402
-from conformance.paths.paddle.adapter import FRAMEWORK  # noqa: E402
+from conformance.paths.paddle.adapter import FRAMEWORK, onnx_default_opset  # noqa: E402
 from conformance.paths.paddle.conversions import (  # noqa: E402
     AMP,
     CALLERS_TEMPLATE,
@@ -95,7 +95,8 @@ register(
                limitations=known.PREDICTOR, devices=("cpu",)),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on "
                "onnxruntime " + _SAVE_NOTE, saved.to_onnx, run, specializes=KWARGS, limitations=known.ONNX,
-               requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy")),
+               requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy"),
+               default_onnx_opset=onnx_default_opset),
 )
 
 # the paths people deploy with (conversions in deployment.py)

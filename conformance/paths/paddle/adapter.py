@@ -44,6 +44,16 @@ def version() -> str:
     return paddle.__version__
 
 
+def onnx_default_opset() -> int:
+    """The opset the ONNX paths ask paddle2onnx for when none is asked for (``--onnx-opset``): the default of
+    :func:`~conformance.paths.paddle.saved.paddle2onnx_export`."""
+    import inspect
+
+    from conformance.paths.paddle.saved import paddle2onnx_export
+
+    return inspect.signature(paddle2onnx_export).parameters["opset"].default
+
+
 def versions() -> dict:
     return {"paddle": paddle.__version__, **module_versions("paddle2onnx", "onnxruntime", "onnx")}
 

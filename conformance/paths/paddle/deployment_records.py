@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from conformance.paths.paddle import deployment as deploy
 from conformance.paths.paddle import limitations as known
+from conformance.paths.paddle.adapter import onnx_default_opset
 from conformance.paths.paddle.conversions import run
 from conformance.paths.records import Limitation, PathRecord
 
@@ -32,5 +33,5 @@ DEPLOYMENT_PATHS = (
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
                deploy.onnx_openvino, run, specializes=KWARGS, limitations=known.ONNX,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
-               devices=("cpu",)),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import numpy as np
 import paddle
 
+from conformance.paths.onnx_opset import check_loadable, lower_ir_version
 from conformance.paths.ort import OrtModel
 from conformance.paths.paddle.conversions import callers, input_spec, note, prepare, to_numpy
 from conformance.program.trees import FlatOutputs, flatten, unflatten
@@ -295,12 +296,16 @@ def to_onnx(ctx):
     note(ctx, **saved_facts(static, str(paddle.jit.load(saved).program())))
     if os.path.exists(onnx_file):
         os.remove(onnx_file)
-    status, log = ONNX_EXPORTER(saved + ".json", saved + ".pdiparams", onnx_file)
+    opset = getattr(ctx, "onnx_opset", None)  # --onnx-opset; None: paddle2onnx_export's default
+    status, log = ONNX_EXPORTER(saved + ".json", saved + ".pdiparams", onnx_file, *(() if opset is None else (opset,)))
     if status != 0 or not os.path.exists(onnx_file):
         how = f"was killed by {signal.Signals(-status).name}" if status < 0 else f"exited with status {status}"
         errors = [line.strip() for line in log.splitlines() if re.search(r"\[ERROR\]|Error:", line)]
         raise Paddle2OnnxFailed(f"paddle2onnx.export {how}" + (": " + " | ".join(errors[:4]) if errors else
                                                                 ", and wrote no ONNX model"))
+    if opset is not None:
+        lower_ir_version(onnx_file)  # the lowest IR version the opset needs, as the other ONNX exporters' files
+    check_loadable(onnx_file)  # a runtime too old for the file's opset is a configuration error, not a finding
     return PaddleOrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy, program_order(static))
 
 

@@ -50,6 +50,13 @@ def versions() -> dict:
     return {"tensorflow": tf.__version__, **module_versions("tf2onnx", "onnxruntime", "onnx")}
 
 
+def onnx_default_opset() -> int:
+    """The opset tf2onnx writes when none is asked for."""
+    from tf2onnx import constants
+
+    return constants.PREFERRED_OPSET
+
+
 def counters(artifact) -> dict:
     """What a traced artifact counts (:class:`~conformance.paths.tf.conversions.Traced`, ``Loaded``)."""
     return artifact.counters()

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 import tensorflow as tf
 
-from conformance.paths.ort import OrtModel
+from conformance.paths.onnx_opset import check_loadable, lower_ir_version
+from conformance.paths.ort import OrtModel, UnknownGraphInputs
 
 # ------------------------------------------------------------------ the framework: devices, calls, numpy
 
@@ -200,18 +201,33 @@ class OnnxNested:
         self.structure = structure
 
     def __call__(self, *args, **kwargs):
-        return tf.nest.pack_sequence_as(self.structure, list(self.session(*args)))
+        return self.repack(list(self.session(*args)))
+
+    def repack(self, flat: list):
+        """The ONNX file's flat outputs (``tf.nest.flatten`` order) in the function's output structure."""
+        return tf.nest.pack_sequence_as(self.structure, list(flat))
 
 
 def export_onnx(ctx):
-    """``tf2onnx.convert.from_function`` of the ``tf.function`` with the example's kwargs bound, on onnxruntime."""
+    """``tf2onnx.convert.from_function`` of the ``tf.function`` with the example's kwargs bound, at the opset
+    asked for (``--onnx-opset``; else tf2onnx's default), on onnxruntime."""
     import tf2onnx
 
     signature = input_signature(ctx.args, ctx.tensor_names, ctx.dynamic_axes)
     fn = tf.function(functools.partial(ctx.model.__call__, **ctx.kwargs), input_signature=signature)
     folder = tempfile.TemporaryDirectory(prefix="onnx-", dir=ctx.workdir)  # another worker may convert it too
-    tf2onnx.convert.from_function(fn, input_signature=signature, output_path=str(Path(folder.name) / "model.onnx"))
-    return OnnxNested(folder, ctx.device, ctx.tensor_names, fn.get_concrete_function().structured_outputs)
+    path = Path(folder.name) / "model.onnx"
+    opset = getattr(ctx, "onnx_opset", None)
+    tf2onnx.convert.from_function(fn, input_signature=signature, opset=opset, output_path=str(path))
+    if opset is not None:
+        lower_ir_version(path)  # the lowest IR version the opset needs
+    try:
+        return OnnxNested(folder, ctx.device, ctx.tensor_names, fn.get_concrete_function().structured_outputs)
+    except UnknownGraphInputs:
+        raise
+    except Exception:
+        check_loadable(path)  # a runtime too old for the file's opset is a configuration error, not a finding
+        raise
 
 
 # ------------------------------------------------------------------ TF1 graph in a Session

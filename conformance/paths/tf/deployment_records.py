@@ -12,6 +12,7 @@ from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
 from conformance.paths.tf import deployment as deploy
 from conformance.paths.tf import limitations as lim
+from conformance.paths.tf.adapter import onnx_default_opset
 
 OPENVINO_LOOP_COUNTER_RANK = Limitation(
     reason="known bug (tf2onnx), as OpenVINO meets it: the Loop body's iteration-count input gets no shape when a "
@@ -54,5 +55,5 @@ DEPLOYMENT_PATHS = (
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
                limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK,), specializes=KWARGS,
                requires=("tf2onnx", "onnx", "onnxruntime", "openvino"),
-               devices=("cpu",)),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

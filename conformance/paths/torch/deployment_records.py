@@ -14,6 +14,7 @@ from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.torch import conversions as conv
 from conformance.paths.torch import deployment as deploy
 from conformance.paths.torch import limitations as lim
+from conformance.paths.torch.adapter import onnx_default_opset
 
 TRACE_NOTE = "(traced: control flow and non-tensor arguments are frozen to the example's)"
 EXPORT_NOTE = "(exported: non-tensor arguments are fixed to the example's)"
@@ -64,11 +65,11 @@ DEPLOYMENT_PATHS = (
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
                "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),
                conv.run_flat, limitations=lim.ONNX_DYNAMO, specializes=frozenset({"kwargs"}),
-               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",)),
+               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript_openvino", "torch.onnx.export(dynamo=False), the file read by OpenVINO's "
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
-               devices=("cpu",)),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )
