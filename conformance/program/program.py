@@ -142,7 +142,8 @@ class Program:
                 elif isinstance(s, Grow):
                     env[s.out] = sources(env, (s.init, s.piece)) | control
                 elif isinstance(s, If):
-                    deciding = sources(env, [s.cond.var]) if isinstance(s.cond, (TensorCond, ShapeCond)) else frozenset()
+                    decided_by_data = isinstance(s.cond, (TensorCond, ShapeCond))
+                    deciding = sources(env, [s.cond.var]) if decided_by_data else frozenset()
                     env = join(visit(s.then, dict(env), control | deciding),
                                visit(s.orelse, dict(env), control | deciding))
                 elif isinstance(s, (While, For)):

@@ -7,7 +7,7 @@ Shrinking gives fewer statements, smaller shapes and simpler control flow: every
 so that its simplest value comes first.
 
     >>> from hypothesis import given
-    >>> from conformance.strategies import cases
+    >>> from conformance.program.strategies import cases
     >>> @given(cases())
     ... def test_something(case): ...
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 import hypothesis.strategies as st
@@ -56,6 +55,7 @@ from conformance.program.op_drawing import OpDrawing
 from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval
 from conformance.program.ops.record import FRAMEWORKS, has_data_dim
 from conformance.program.program import Program
+from conformance.program.scope import Scope, Variable, join
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
@@ -72,63 +72,6 @@ INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 BOUNDED = ("tanh", "sigmoid", "clamp")
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
                "train_layers")
-
-
-def _join(a: Interval, b: Interval) -> Interval:
-    return (min(a[0], b[0]), max(a[1], b[1]))
-
-
-def _inside(a: Interval, b: Interval) -> bool:
-    return b[0] <= a[0] and a[1] <= b[1]
-
-
-@dataclass
-class _Var:
-    type: TensorType
-    iv: Interval
-
-
-@dataclass
-class _Scope:
-    """What a block may see and reassign.
-
-    ``limits`` maps outer variables the block may reassign to the interval a new value must stay in
-    (``None``: any). Loop bodies may reassign only their carried variable, inside its widened
-    interval, so the analysis holds for every iteration.
-    """
-
-    env: dict
-    limits: dict
-    depth: int
-    loops: tuple = ()  # enclosing loop kinds: ("for", var) / ("while", None)
-    local: set = field(default_factory=set)
-    reassigned: set = field(default_factory=set)  # outer variables this block assigned
-    # inside a loop body, the variables created in that body: the only in-place targets there, since
-    # a variable from before the loop may alias another one on the next iteration
-    loop_owned: Optional[set] = None
-
-    def child(self, limits: Optional[dict] = None, loop=None) -> "_Scope":
-        inherited = dict(self.limits) if limits is None else limits
-        if limits is None:
-            inherited.update({n: None for n in self.local})
-        owned = set() if loop else (None if self.loop_owned is None else self.loop_owned | self.local)
-        return _Scope(dict((k, _Var(v.type, v.iv)) for k, v in self.env.items()), inherited, self.depth + 1,
-                      self.loops + ((loop,) if loop else ()), loop_owned=owned)
-
-    def may_write_in_place(self, name: str) -> bool:
-        if name in self.local:
-            return True
-        return name in self.limits and (self.loop_owned is None or name in self.loop_owned)
-
-    def may_assign(self, name: str, t: TensorType, iv: Interval) -> bool:
-        if self.env[name].type != t:
-            return False
-        if name in self.local:
-            return True
-        if name not in self.limits:
-            return False
-        limit = self.limits[name]
-        return limit is None or _inside(iv, limit)
 
 
 class _Gen(OpDrawing):
@@ -206,29 +149,29 @@ class _Gen(OpDrawing):
         return Kwarg(f"mode{i}", "str", d(st.sampled_from(choices)), choices)
 
     # ------------------------------------------------------------------ statements
-    def block(self, scope: _Scope, lo: int, hi: int) -> list:
+    def block(self, scope: Scope, lo: int, hi: int) -> list:
         stmts: list = []
         for _ in range(self.draw(st.integers(lo, hi))):
             stmts.extend(self.statement(scope))
         return stmts
 
-    def statement(self, scope: _Scope) -> list:
+    def statement(self, scope: Scope) -> list:
         kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)
                  or (k == "train_layers" and k in self.constructs)]
         kind = self.draw(st.sampled_from(kinds))
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
 
-    def train_layers(self, scope: _Scope) -> Optional[list]:
+    def train_layers(self, scope: Scope) -> Optional[list]:
         """One op that depends on train()/eval() or autograd, where one fits (else a plain op)."""
         layers = [rec for rec in self.ops if rec.train_layer]
         return self.op(scope, layers) if layers else None
 
-    def variable(self, t: TensorType, iv: Interval) -> _Var:
+    def variable(self, t: TensorType, iv: Interval) -> Variable:
         """A variable of type ``t`` with values in ``iv``, for a scope's environment."""
-        return _Var(t, iv)
+        return Variable(t, iv)
 
-    def assign(self, scope: _Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
+    def assign(self, scope: Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
         targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
         name = None
         if targets and self.draw(st.booleans()):
@@ -238,11 +181,11 @@ class _Gen(OpDrawing):
             scope.local.add(name)
         elif name not in scope.local:
             scope.reassigned.add(name)
-        scope.env[name] = _Var(t, iv)
+        scope.env[name] = Variable(t, iv)
         self.recent.append(name)
         return dataclasses.replace(stmt, out=name)
 
-    def update_outer(self, scope: _Scope) -> list:
+    def update_outer(self, scope: Scope) -> list:
         """If a branch changed no outer variable, end it with one that does (else the branch is dead)."""
         if scope.reassigned:
             return []
@@ -256,17 +199,17 @@ class _Gen(OpDrawing):
         attrs = rec.attrs(self.draw, [t]) if rec.attrs else {}
         iv = rec.bound([scope.env[var].iv], attrs, [t])
         scope.reassigned.add(var)
-        scope.env[var] = _Var(t, iv)
+        scope.env[var] = Variable(t, iv)
         self.recent.append(var)
         return [OpStmt(var, rec.name, (var,), tuple(sorted(attrs.items())))]
 
-    def _float_vars(self, scope: _Scope) -> list[str]:
+    def _float_vars(self, scope: Scope) -> list[str]:
         """Float variables a condition or a loop may read (not one with a data-dependent size: it may be empty,
         and a reduction of an empty tensor in a condition fails or is NaN)."""
         return [n for n in sorted(scope.env) if scope.env[n].type.dtype == "float32"
                 and not has_data_dim(scope.env[n].type)]
 
-    def tensor_cond(self, scope: _Scope, var: Optional[str] = None) -> TensorCond:
+    def tensor_cond(self, scope: Scope, var: Optional[str] = None) -> TensorCond:
         d = self.draw
         var = var or d(st.sampled_from(self._float_vars(scope)))
         v = scope.env[var]
@@ -278,7 +221,7 @@ class _Gen(OpDrawing):
         thr = round(mid + d(st.sampled_from([0.0, 0.25, -0.25])) * (hi - lo), 2)
         return TensorCond(var, reduce, d(st.sampled_from([">", "<"])), thr)
 
-    def kwarg_cond(self, scope: _Scope) -> Optional[KwargCond]:
+    def kwarg_cond(self, scope: Scope) -> Optional[KwargCond]:
         if not self.kwargs:
             return None
         k = self.draw(st.sampled_from(self.kwargs))
@@ -288,7 +231,7 @@ class _Gen(OpDrawing):
             return KwargCond(k.name, "==", self.draw(st.sampled_from(k.choices)))
         return KwargCond(k.name, self.draw(st.sampled_from([">", "<"])), self.draw(st.sampled_from(k.choices)))
 
-    def shape_cond(self, scope: _Scope) -> Optional[ShapeCond]:
+    def shape_cond(self, scope: Scope) -> Optional[ShapeCond]:
         dyn = [(n, i) for n in sorted(scope.env) for i, dim in enumerate(scope.env[n].type.shape) if dim == DYNAMIC]
         if not dyn:
             return None
@@ -296,14 +239,14 @@ class _Gen(OpDrawing):
         return ShapeCond(var, dim, self.draw(st.sampled_from([">", "<", "=="])),
                          self.draw(st.integers(2, MAX_BATCH - 1)))
 
-    def _if(self, scope: _Scope, cond) -> Optional[list]:
+    def _if(self, scope: Scope, cond) -> Optional[list]:
         if cond is None or not self._float_vars(scope):
             return None
         then_s, else_s = scope.child(), scope.child()
         then = self.block(then_s, 1, 3) + self.update_outer(then_s)
         orelse = self.block(else_s, 0, 2)
         for name, var in scope.env.items():  # join the value ranges of reassigned outer variables
-            var.iv = _join(then_s.env[name].iv, else_s.env[name].iv)
+            var.iv = join(then_s.env[name].iv, else_s.env[name].iv)
         return [If(cond, tuple(then), tuple(orelse))]
 
     def if_tensor(self, scope):
@@ -315,7 +258,7 @@ class _Gen(OpDrawing):
     def if_shape(self, scope):
         return self._if(scope, self.shape_cond(scope))
 
-    def _loop_body(self, scope: _Scope, loop) -> Optional[tuple[str, _Scope, list]]:
+    def _loop_body(self, scope: Scope, loop) -> Optional[tuple[str, Scope, list]]:
         """Draw a loop body that updates one carried float variable with a bounded op."""
         d = self.draw
         carried = [n for n in self._float_vars(scope) if n in scope.local or scope.limits.get(n, 0) is None]
@@ -325,10 +268,10 @@ class _Gen(OpDrawing):
         wrapper = OPS[d(st.sampled_from(BOUNDED))]
         t = scope.env[var].type
         attrs = wrapper.attrs(d, [t]) if wrapper.attrs else {}
-        wide = _join(scope.env[var].iv, wrapper.bound([(-50.0, 50.0)], attrs, [t]))
+        wide = join(scope.env[var].iv, wrapper.bound([(-50.0, 50.0)], attrs, [t]))
         body_scope = scope.child(limits={var: wide}, loop=loop)
         body_scope.env[var].iv = wide
-        outer = _Scope(dict(body_scope.env), {}, body_scope.depth)  # variables defined before the body
+        outer = Scope(dict(body_scope.env), {}, body_scope.depth)  # variables defined before the body
         body = self.block(body_scope, 0, 2)
         if "break_continue" in self.constructs and d(st.booleans()):
             if loop[0] == "for" and d(st.booleans()):
@@ -343,7 +286,7 @@ class _Gen(OpDrawing):
         scope.env[var].iv = wide
         return var, body_scope, body
 
-    def while_tensor(self, scope: _Scope):
+    def while_tensor(self, scope: Scope):
         made = self._loop_body(scope, ("while", None))
         if made is None:
             return None
@@ -353,7 +296,7 @@ class _Gen(OpDrawing):
         cond = self.tensor_cond(body_scope, var)
         return [While(cond, self.draw(st.integers(1, 4)), counter, tuple(body))]
 
-    def for_loop(self, scope: _Scope):
+    def for_loop(self, scope: Scope):
         loop_var = f"i{self.loop_counter}"
         self.loop_counter += 1
         ints = [k.name for k in self.kwargs if k.type == "int"]
@@ -363,7 +306,7 @@ class _Gen(OpDrawing):
             return None
         return [For(loop_var, count, tuple(made[2]))]
 
-    def grow_loop(self, scope: _Scope):
+    def grow_loop(self, scope: Scope):
         """A loop that grows a tensor along a static dim (``concat``), then reduces that dim; half of
         them loop ``while`` a condition on the grown tensor holds, so the shape depends on the data."""
         d = self.draw
@@ -378,7 +321,7 @@ class _Gen(OpDrawing):
         # an int kwarg for the count where there is one, more often than not (how a model's depth is set)
         count = d(st.sampled_from([k.name for k in ints])) if ints and not d(st.booleans()) else d(st.integers(1, 3))
         most = next(k.choices[-1] for k in ints if k.name == count) if isinstance(count, str) else count
-        lo, hi = _join(scope.env[init].iv, scope.env[piece].iv)
+        lo, hi = join(scope.env[init].iv, scope.env[piece].iv)
         reduce = d(st.sampled_from(["mean", "sum"]))
         size = t.shape[dim] * (1 + most)
         iv = (lo, hi) if reduce == "mean" else (min(0.0, lo) * size, max(0.0, hi) * size)
@@ -391,12 +334,12 @@ class _Gen(OpDrawing):
         counter = f"it{self.loop_counter}"
         self.loop_counter += 1
         scope.local.add(out)
-        scope.env[out] = _Var(TensorType(t.shape[:dim] + (1,) + t.shape[dim + 1:], t.dtype), iv)
+        scope.env[out] = Variable(TensorType(t.shape[:dim] + (1,) + t.shape[dim + 1:], t.dtype), iv)
         self.recent.append(out)
         return [Grow(out, init, piece, dim, reduce, count, counter, cond)]
 
     # ------------------------------------------------------------------ outputs
-    def output(self, scope: _Scope):
+    def output(self, scope: Scope):
         d = self.draw
         last = {n: i for i, n in enumerate(self.recent)}
         names = sorted(scope.env, key=lambda n: (last.get(n, -1), int(n[1:])), reverse=True)  # most recent first
@@ -490,14 +433,14 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))
     if "kwargs" in constructs:
         g.kwargs = [g.kwarg(i) for i in range(draw(st.integers(0, max_kwargs)))]
-    scope = _Scope({}, {}, 0)
+    scope = Scope({}, {}, 0)
     body: list = []
     for inp in inputs:
         for path, leaf in spec_leaves(inp.spec):
             name = g.fresh()
             body.append(Get(name, inp.name, path))
             g.aliased.add(name)
-            scope.env[name] = _Var(leaf.type, (leaf.low, leaf.high))
+            scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high))
             scope.local.add(name)
     envs = []  # the variables visible before each top-level statement, for early returns
     for _ in range(draw(st.integers(1, max_statements))):
@@ -513,7 +456,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
                 mapping[leaf] = draw(st.sampled_from(same))
         cond = g.kwarg_cond(scope) if g.kwargs and draw(st.booleans()) else None
         if cond is None and any(env[n].dtype == "float32" for n in env):
-            cond = g.tensor_cond(_Scope({n: scope.env[n] for n in env}, {}, 0))
+            cond = g.tensor_cond(Scope({n: scope.env[n] for n in env}, {}, 0))
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
     # users' models mostly use every input; now and then one is unused (a saved static graph drops it)
