@@ -26,7 +26,6 @@ from conformance.program.ir import (
     TensorCond,
     While,
     out_leaves,
-    walk,
 )
 from conformance.program.ops import OPS
 from conformance.program.program import Program
@@ -86,10 +85,13 @@ def statement_at(body: tuple, loc: Location):
     return block_at(body, loc[:-1])[loc[-1]]
 
 
-def reads(stmts) -> set[str]:
-    """The variables statements read anywhere inside them."""
+def reads(stmts, path: BlockPath = (), start: int = 0, executed: Optional[set] = None) -> set[str]:
+    """The variables statements read anywhere inside them (``stmts`` from index ``start``, the block at ``path``);
+    with ``executed`` (locations), only in the statements that run."""
     found: set[str] = set()
-    for s in walk(stmts):
+    for n, s in enumerate(stmts[start:], start):
+        if executed is not None and path + (n,) not in executed:
+            continue
         if isinstance(s, OpStmt):
             found.update(s.args)
         elif isinstance(s, Grow):
@@ -98,21 +100,30 @@ def reads(stmts) -> set[str]:
             found.update(out_leaves(s.value))
         if isinstance(s, (If, While)) and isinstance(s.cond, (TensorCond, ShapeCond)):
             found.add(s.cond.var)
+        for name in BLOCKS.get(type(s), ()):
+            found |= reads(getattr(s, name), path + (n, name), 0, executed)
     return found
 
 
-def live_after(program: Program, cut: Cut) -> set[str]:
-    """Variables the program may read after the cut: the rest of each enclosing block, the whole body and
-    condition of each enclosing loop (a next iteration), the outputs."""
-    found = set(out_leaves(program.output))
+def executed(reached: list) -> set:
+    """The locations of the statements that run, given the cuts reached (:func:`follow`): a statement runs
+    when the cut before it is reached."""
+    return {cut.block + (cut.index,) for cut in reached}
+
+
+def live_after(program: Program, cut: Cut, ran: Optional[set] = None) -> set[str]:
+    """Variables the program may read after the cut: in the rest of each enclosing block, the whole body and
+    condition of each enclosing loop (a next iteration), the outputs. With ``ran`` (:func:`executed`), only
+    what the statements that run read (the outputs, where the end is reached): what eager's path reads."""
+    found = set(out_leaves(program.output)) if ran is None or (len(program.body),) in ran else set()
     path, index = cut.block, cut.index
     while True:
-        found |= reads(block_at(program.body, path)[index:])
+        found |= reads(block_at(program.body, path), path, index, ran)
         if not path:
             return found
         compound = statement_at(program.body, path[:-1])
         if isinstance(compound, (While, For)):
-            found |= reads(compound.body)
+            found |= reads(compound.body, path, 0, ran)
             if isinstance(compound, While):
                 found.add(compound.cond.var)
         path, index = path[:-2], path[-2] + 1
@@ -296,6 +307,8 @@ def statement_text(s) -> str:
     if isinstance(s, Grow):
         loop = f"range({s.count})" if s.cond is None else f"{s.count} while {_cond_text(s.cond)}"
         return f"{s.out} = grow({s.init}, {s.piece}, dim={s.dim}, {s.reduce}) over {loop}"
+    if isinstance(s, Return):
+        return "return " + ", ".join(out_leaves(s.value))
     return type(s).__name__.lower()
 
 

@@ -29,6 +29,7 @@ truncated program type-checks (:func:`~conformance.program.typecheck.check_progr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Optional
 
 from conformance.program.flow import (
     BLOCKS,
@@ -112,26 +113,35 @@ def kept(loc: Location, cut: Cut) -> bool:
     return loc[0] < top or (bool(cut.block) and loc[0] == top)
 
 
-def truncate(program: Program, cut: Cut, keep_inputs: bool = True) -> Truncation:
+def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool = True,
+             markers: bool = True, ran: Optional[set] = None) -> Truncation:
     """The program cut at ``cut`` (see the module docstring); raises ``ProgramError`` if the cut is not one of
-    the program's (:func:`~conformance.program.flow.cuts`). ``keep_inputs``: keep every input the original
-    uses used."""
+    the program's (:func:`~conformance.program.flow.cuts`).
+
+    ``keep_inputs``: keep every input the original uses used; ``taps``: return a variable holding an input
+    through ``neg``/``to_float`` (both for inference paths, which export and save; off for gradients, where an
+    input used or not, and returned as it is, is what a path may get wrong); ``markers``: count branches and
+    iterations (off where a path refuses the loop variables they add: the kinds ``branch`` and ``iterations``
+    then show as values); ``ran``: the locations of the statements eager runs
+    (:func:`~conformance.program.flow.executed`): a variable is live where eager's path reads it later
+    (else where any statement after the cut may).
+    """
     if cut not in set(cuts(program)):
         raise ProgramError(f"no cut {cut} in this program")
     name = _Names(program)
     env = scope_at(program, cut)
     raw = input_only(program)
     just = statement_at(program.body, cut.statement) if cut.statement else None
-    live = live_after(program, cut) | ({just.out} if isinstance(just, (Get, OpStmt, Grow)) else set())
+    live = live_after(program, cut, ran) | ({just.out} if isinstance(just, (Get, OpStmt, Grow)) else set())
     outer = scope_at(program, Cut((), cut.block[0])) if cut.block else env
-    values = [Output(name(f"in_{v}") if v in raw else (name(f"cap_{v}") if cut.block else v),
+    values = [Output(name(f"cap_{v}") if cut.block else (name(f"in_{v}") if v in raw and taps else v),
                      "input" if v in raw else "value", v) for v in env if v in live and _capturable(env[v], outer)]
     markers = {loc: name(f"m{k}") for k, loc in enumerate(
-        loc for loc, s in locations(program.body) if type(s) in BLOCKS and kept(loc, cut))}
+        loc for loc, s in locations(program.body) if markers and type(s) in BLOCKS and kept(loc, cut))}
     roles = [Output(name(f"cap_m{k}") if cut.block else m,
                     "branch" if isinstance(statement_at(program.body, loc), If) else "iterations", at=loc)
              for k, (loc, m) in enumerate(markers.items())] + [Output(name("reached"), "reached")]
-    builder = _Builder(program, cut, name, env, values, markers, roles)
+    builder = _Builder(program, cut, name, env, values, markers, roles, taps)
     result = builder.program([])
     unused: list = []
     if keep_inputs:
@@ -147,9 +157,10 @@ def truncate(program: Program, cut: Cut, keep_inputs: bool = True) -> Truncation
 
 
 class _Builder:
-    def __init__(self, program: Program, cut: Cut, name, env: dict, values: list, markers: dict, roles: list):
+    def __init__(self, program: Program, cut: Cut, name, env: dict, values: list, markers: dict, roles: list,
+                 taps: bool):
         self.p, self.cut, self.name, self.env = program, cut, name, env
-        self.values, self.markers, self.roles = values, markers, roles
+        self.values, self.markers, self.roles, self.taps = values, markers, roles, taps
 
     def program(self, unused: list) -> Program:
         cut, body = self.cut, self.p.body
@@ -157,7 +168,8 @@ class _Builder:
         head += [OpStmt(m, "add_scalar", (self.one_zero,), (("c", 0.0),)) for m in self.markers.values()]
         tail = [stmt for _, stmts in unused for stmt in stmts]
         if not cut.block:
-            at_cut = [_as_float(o.name, o.var, self.env[o.var].dtype, True) for o in self.values if o.role == "input"]
+            at_cut = [_as_float(o.name, o.var, self.env[o.var].dtype, True) for o in self.values
+                      if o.role == "input" and self.taps]
             at_cut.append(OpStmt(self.roles[-1].name, "add_scalar", (self.one_zero,), (("c", 1.0),)))
             body = head + self.whole(body[:cut.index], ()) + at_cut + tail
         else:
@@ -168,14 +180,16 @@ class _Builder:
         return replace(self.p, body=tuple(body), output=OutSeq("tuple", tuple(OutVar(v) for v in items)))
 
     def zeros(self) -> list:
-        """``zero``: 0 in the shape of the first input; ``one_zero``: 0 of shape [1] (markers, flags)."""
+        """``zero``: 0 in the shape of the first input, detached; ``one_zero``: 0 of shape [1] (markers, flags)."""
         name = self.name
         first = self.p.inputs[0]
         path, leaf = next(iter(spec_leaves(first.spec)))
         out = [Get(name("first"), first.name, path)]
         if leaf.dtype != "float32":
             out.append(OpStmt(name("firstf"), "to_float", (out[-1].out,)))
-        out.append(OpStmt(name("zero"), "mul_scalar", (out[-1].out,), (("c", 0.0),)))
+        out.append(OpStmt(name("zeros"), "mul_scalar", (out[-1].out,), (("c", 0.0),)))
+        # detached: the counts add no gradient (an input eager leaves without one keeps none in grad mode)
+        out.append(OpStmt(name("zero"), "detach", (name("zeros"),)))
         if not leaf.shape:
             out.append(OpStmt(name("zero1"), "unsqueeze", (name("zero"),), (("dim", 0),)))
         for d in range(len(leaf.shape)):
@@ -196,9 +210,9 @@ class _Builder:
             return [s]
         blocks = {f: tuple(inner[1]) if inner and f == inner[0] else tuple(self.whole(getattr(s, f), loc + (f,)))
                   for f in BLOCKS[type(s)]}
-        counted = "then" if isinstance(s, If) else "body"
-        m = self.markers[loc]
-        blocks[counted] = (OpStmt(m, "add_scalar", (m,), (("c", 1.0),)),) + blocks[counted]
+        if loc in self.markers:
+            counted, m = "then" if isinstance(s, If) else "body", self.markers[loc]
+            blocks[counted] = (OpStmt(m, "add_scalar", (m,), (("c", 1.0),)),) + blocks[counted]
         return [replace(s, **blocks)]
 
     def inside(self, stmts, path) -> tuple:
@@ -243,9 +257,9 @@ class _Builder:
         for o in self.values:
             t = self.env[o.var]
             value = o.var
-            if o.role == "input" or t.dtype != "float32":
+            if (o.role == "input" and self.taps) or t.dtype != "float32":
                 value = name("now_" + o.var)
-                out.append(_as_float(value, o.var, t.dtype, o.role == "input"))
+                out.append(_as_float(value, o.var, t.dtype, o.role == "input" and self.taps))
             out.append(OpStmt(o.name, "where", (flags[1 if t.shape else 0], value, o.name)))
         sources = list(self.markers.values()) + [name("one")]
         for o, source in zip(self.roles, sources):

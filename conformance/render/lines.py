@@ -3,8 +3,8 @@
 The clean rendering (:func:`~conformance.render.source.render`) writes ``forward`` statement by statement,
 depth first, one line per simple statement, so the statements are found in order from the ``def`` of the
 model's method: an op or input read by ``<out> = ``, an ``if`` by ``if ``, a ``while`` by its ``while``
-line, a ``for`` by ``for <var> in range(``, a grow loop by ``<out> = <init>`` (its first line; the loop and
-the reduction after it are skipped).
+line, a ``for`` by ``for <var> in range(``, a grow loop by ``<out> = <init>`` (it is named by the line of its
+loop; the reduction after the loop ends it).
 """
 
 from __future__ import annotations
@@ -35,6 +35,18 @@ def _starts(s) -> str:
     raise TypeError(s)
 
 
+def output_line(program: Program, framework: str, source: str = "") -> tuple:
+    """``(line number, line text)`` of the model's final ``return`` (of ``program.output``)."""
+    lines = (source or render(program, framework)).splitlines()
+    method = f"    def {DIALECTS[framework].method}("
+    at = next((i for i, line in enumerate(lines) if line.startswith(method)), None)
+    if at is None:
+        return None, ""
+    end = next((i for i in range(at + 1, len(lines)) if lines[i] and not lines[i].startswith("    ")), len(lines))
+    hit = next((i for i in range(end - 1, at, -1) if lines[i].startswith("        return ")), None)
+    return (hit + 1, lines[hit].strip()) if hit is not None else (None, "")
+
+
 def statement_lines(program: Program, framework: str, source: str = "") -> dict:
     """``{location: (line number, line text)}`` of every statement in the clean rendering of ``program`` for
     ``framework`` (``source``: that rendering, if already made). Line numbers count from 1."""
@@ -51,9 +63,10 @@ def statement_lines(program: Program, framework: str, source: str = "") -> dict:
             return found
         found[loc] = (hit + 1, lines[hit].strip())
         at = hit
-        if isinstance(s, Grow):  # its loop and the reduction after it, at the grow's own indentation
+        if isinstance(s, Grow):  # named by its loop's line; the reduction after it, at the grow's indentation, ends it
             indent = len(lines[hit]) - len(lines[hit].lstrip())
             loop = next(i for i in range(hit + 1, len(lines)) if lines[i].lstrip().startswith(("for ", "while ")))
+            found[loc] = (loop + 1, lines[loop].strip())
             at = next((i for i in range(loop + 1, len(lines)) if len(lines[i]) - len(lines[i].lstrip()) == indent),
                       loop)
     return found

@@ -21,7 +21,7 @@ import numpy as np
 
 from conformance.judge.oracle import diagnose
 from conformance.program.case import Case
-from conformance.program.flow import follow, statement_at, statement_text
+from conformance.program.flow import executed, follow, statement_at, statement_text
 from conformance.program.ir import Grow, OpStmt
 from conformance.program.truncate import truncate
 from conformance.render.lines import statement_lines
@@ -40,11 +40,12 @@ def eager_values(case: Case, framework: str, index: int, prep=None) -> list:
     run = prep.runs[index]
     inputs = (case.inputs[0],) + ((case.inputs[index],) if index else ())
     out = []
-    for cut in follow(program, run.stability.decisions, run.kwargs):
+    reached = follow(program, run.stability.decisions, run.kwargs)
+    for cut in reached:
         s = statement_at(program.body, cut.statement) if cut.statement else None
         if not isinstance(s, (OpStmt, Grow)):
             continue
-        trunc = truncate(program, cut)
+        trunc = truncate(program, cut, ran=executed(reached))
         k = next((i for i, o in enumerate(trunc.outputs) if o.role == "value" and o.var == s.out), None)
         if k is None:
             continue

@@ -12,8 +12,10 @@ that fails like the finding, its line in the rendered model file, its op and att
 diverging value with its max abs/rel error, and the **kind** of divergence: ``value`` (an op computes
 another value), ``branch`` (an ``if`` decides otherwise), ``iterations`` (a loop runs another number of
 times), ``control_flow`` (the converted model does not get to the statement), ``input`` (an input as the
-path reads it) or ``error`` (the first statement with which the conversion or the run fails like the
-finding).
+path reads it), ``error`` (the first statement with which the conversion or the run fails like the
+finding), ``gradient`` (in the ``grad`` and ``train`` modes: the values agree, the gradients of the loss
+over them do not), or ``untaken`` (a gradient where eager has none, from code eager does not run: named by
+:mod:`conformance.triage.untaken` without a conversion, since truncated programs leave that code out).
 
 Where truncating changes the bug (the instrumented whole program no longer fails like the finding, or cuts
 fail in another way), the answer says so (``status`` ``changed`` or ``inconclusive``, with the truncations'
@@ -29,18 +31,21 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Protocol
 
 from conformance.program.case import Case
-from conformance.program.flow import Cut, FollowError, describe, follow, statement_at, statement_text
+from conformance.program.flow import Cut, FollowError, describe, executed, follow, statement_at, statement_text
 from conformance.program.ir import Get, Grow, If, OpStmt, ProgramError
+from conformance.program.program import Program
 from conformance.program.truncate import Output, truncate
-from conformance.render.lines import statement_lines
+from conformance.render.lines import output_line, statement_lines
 from conformance.run.records import FINDINGS
+from conformance.triage.signatures import normalise, principal_error, program_names
+from conformance.triage.untaken import describe_untaken, untaken_use
 
 LOCALISATION_SCHEMA = 1
 #: Statuses: ``found``; ``changed`` (the instrumented program no longer fails like the finding);
 #: ``inconclusive`` (truncations fail otherwise, or the budget ran out, before the step is one statement);
 #: ``unavailable`` (no program to cut, or eager's path cannot be followed).
 STATUSES = ("found", "changed", "inconclusive", "unavailable")
-KINDS = ("value", "branch", "iterations", "control_flow", "input", "error")
+KINDS = ("value", "gradient", "untaken", "branch", "iterations", "control_flow", "input", "error")
 
 
 class Runner(Protocol):
@@ -140,12 +145,13 @@ def failing_input(record: dict) -> int:
     return next((e.get("index", 0) for e in entries if e.get("outcome") == record.get("outcome")), 0)
 
 
-_ERROR_TYPE = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Failure|Unsupported)\w*)\b")
+_ROLE = re.compile(r"^(?:example|values|batch|kwargs|call \d+)(?: inputs)?: ")
 
 
-def _error_type(text: str) -> str:
-    m = _ERROR_TYPE.search(text or "")
-    return m.group(1) if m else ""
+def _error_key(message: str, names: set) -> str:
+    """An error as triage keys it (the principal error, with what varies blanked: numbers, addresses, the
+    program's own names), so a candidate fails "like the finding" when its error has the finding's key."""
+    return normalise(principal_error(_ROLE.sub("", message or "")), names)
 
 
 def verdict(finding: dict, candidate, index: int) -> tuple[str, str]:
@@ -156,16 +162,19 @@ def verdict(finding: dict, candidate, index: int) -> tuple[str, str]:
     entries = rec.get("detail", {}).get("inputs") or []
     entry = next((e for e in entries if e.get("index") == index), None)
     want = finding["outcome"]
+    names = set()
+    for r in (finding, rec):
+        if r.get("case"):
+            names |= program_names(Program.from_dict(r["case"]["program"]))
+    same_error = lambda text: _error_key(text, names) == _error_key(finding["detail"]["message"], names)  # noqa: E731
     if want in ("mismatch", "runtime_error") and entry is not None:
         got = entry.get("outcome")
-        if got == want and (want == "mismatch" or _error_type(entry.get("message", "")) ==
-                            _error_type(finding["detail"]["message"])):
+        if got == want and (want == "mismatch" or same_error(entry.get("message", ""))):
             return "same", entry.get("message", "")
         if got in ("pass", "expected_divergence") or (want == "runtime_error" and got == "mismatch"):
             return "agree", ""
         return "other", f"{got}: {entry.get('message', '')}"
-    if outcome == want and (want != "conversion_error" or
-                            _error_type(message) == _error_type(finding["detail"]["message"])):
+    if outcome == want and (want not in ("conversion_error", "runtime_error") or same_error(message)):
         return "same", message
     if want != "mismatch" and outcome in ("pass", "mismatch", "expected_divergence", "runtime_error") and \
             not (want == "runtime_error" and outcome == "runtime_error"):
@@ -219,11 +228,13 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
     judged = len(inputs) - 1
     tried: dict[int, tuple] = {}
     steps: list[Step] = []
+    inference = mode == "infer"
+    options = {"keep_inputs": inference, "taps": inference, "markers": True, "ran": executed(reached)}
 
     def attempt(position: int) -> str:
         cut = reached[position]
         try:
-            trunc = truncate(program, cut)
+            trunc = truncate(program, cut, **options)
         except ProgramError as e:  # a bug of truncate's: say so rather than guess
             tried[position] = ("other", f"the truncated program does not type-check: {e}", None, None)
             steps.append(Step(describe(program, cut), "other", tried[position][1]))
@@ -236,13 +247,31 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
 
     last = len(reached) - 1
     whole = attempt(last)
+    notes = []
+    first_try = tried[last]
+    # instrumentation a path may mind: the counts (loop variables), then the inputs returned through neg
+    for change, why in (({"markers": False}, "branch and iteration counts are left out (a wrong decision or "
+                                               "count shows as the values after it)"),
+                        ({"taps": False}, "inputs are returned as they are")):
+        if whole == "same" or (change.get("taps") is False and not options["taps"]):
+            continue
+        options.update(change)
+        whole = attempt(last)
+        if whole == "same":
+            notes.append(f"{why}: instrumented in full, the whole program "
+                         f"{'passes' if first_try[0] == 'agree' else 'fails otherwise: ' + first_try[1][:200]}")
     if whole != "same":
-        what = "passes" if whole == "agree" else f"fails otherwise ({tried[last][1][:200]})"
-        return Localisation("changed", f"the program instrumented for truncation (its outputs as one tuple, with "
-                                       f"branch and loop counts) {what} along {pid}: truncating changes the bug",
-                            input_set=index, conversions=len(tried), steps=steps)
+        untaken = _gradient_from_untaken_code(program, framework, finding, reached) if whole == "agree" else None
+        if untaken is not None:  # the code truncation leaves out is where this gradient comes from
+            untaken.input_set, untaken.conversions, untaken.steps = index, len(steps), steps
+            return untaken
+        what = "passes" if first_try[0] == "agree" else f"fails otherwise ({first_try[1][:200]})"
+        return Localisation("changed", f"the whole program instrumented for truncation (its live values as one "
+                                       f"tuple, with branch and loop counts; also without them, and with its inputs "
+                                       f"returned as they are) {what} along {pid}: truncating changes the bug",
+                            input_set=index, conversions=len(steps), steps=steps)
     lo, hi = -1, last
-    while hi - lo > 1 and len(tried) < budget:
+    while hi - lo > 1 and len(steps) < budget:
         middle = (lo + hi) // 2
         choices = sorted((p for p in range(lo + 1, hi) if p not in tried), key=lambda p: (abs(p - middle), p))
         if not choices:
@@ -253,7 +282,7 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
         elif v == "agree":
             lo = choices[0]
     others = [p for p in range(lo + 1, hi) if p in tried]
-    notes = [f"truncating {describe(program, reached[p])} makes {pid} fail otherwise: {tried[p][1][:200]}"
+    notes += [f"truncating {describe(program, reached[p])} makes {pid} fail otherwise: {tried[p][1][:200]}"
              for p in sorted(tried) if tried[p][0] == "other"]
     if hi - lo > 1:
         why = "every truncation between them fails otherwise" if others and len(others) == hi - lo - 1 else \
@@ -261,10 +290,30 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
         start = "the start" if lo < 0 else describe(program, reached[lo])
         return Localisation("inconclusive", f"the divergence lies between {start} and "
                                             f"{describe(program, reached[hi])}; {why}", input_set=index,
-                            conversions=len(tried), notes=notes, steps=steps)
+                            conversions=len(steps), notes=notes, steps=steps)
     found = _classify(program, framework, reached[hi], tried[hi], finding, judged)
-    found.input_set, found.conversions, found.steps, found.notes = index, len(tried), steps, notes + found.notes
+    found.input_set, found.conversions, found.steps, found.notes = index, len(steps), steps, notes + found.notes
     return found
+
+
+def _gradient_from_untaken_code(program, framework: str, finding: dict, reached: list) -> Optional[Localisation]:
+    """A gradient where eager has none, from code eager does not run (:mod:`conformance.triage.untaken`)."""
+    entries = finding.get("detail", {}).get("inputs") or []
+    failures = [f for e in entries for f in ((e.get("report") or {}).get("failures") or [])]
+    extra = next((f for f in failures if f.get("kind") == "extra_gradient"), None)
+    if extra is None:
+        return None
+    found = untaken_use(program, reached, extra.get("path", ""))
+    if found is None:
+        return None
+    loc, s, what = found
+    line, source = statement_lines(program, framework).get(loc) or output_line(program, framework)
+    return Localisation("found", describe_untaken(program, loc, s, what), "untaken", list(loc), statement_text(s),
+                        line, source, s.op if isinstance(s, OpStmt) else None,
+                        dict(s.attrs) if isinstance(s, OpStmt) else {}, value=extra.get("path"),
+                        notes=["the whole program truncated as localisation cuts it, which leaves out the code "
+                               "eager does not run (early returns it skips, what follows them), does not show this "
+                               "gradient: the statement is read from eager's path and the program"])
 
 
 def _kwargs(case: Case, index: int) -> dict:
@@ -273,7 +322,7 @@ def _kwargs(case: Case, index: int) -> dict:
     return materialize(case.program, case.inputs[index])[1]
 
 
-_LEAF = re.compile(r"^\[(\d+)\]")
+_LEAF = re.compile(r"^(?:\['outputs'\])?\[(\d+)\]")
 _VALUES = re.compile(r"candidate (?:np\.\w+\()?([^,)]+)\)?, eager (?:np\.\w+\()?([^,)]+)\)?")
 
 
@@ -303,16 +352,24 @@ def _classify(program, framework: str, cut: Cut, tried: tuple, finding: dict, ju
     marker = next((o for o in bad if o.role in ("branch", "iterations") and o.at == loc), None)
     if finding["outcome"] != "mismatch":
         kind = "error"
+        if loc is None:
+            notes.append("the program cut before its first statement (the inputs read and returned, nothing "
+                         "computed) already fails like the finding: the path fails on the model's inputs or "
+                         "signature")
     elif loc is None:
         kind = "input"
-    elif cut.entered is not None:
+    elif cut.entered is not None and (marker is not None or "reached" in roles):
         kind = "branch" if isinstance(s, If) else "iterations"
     elif "reached" in roles:
         kind = "control_flow"
     elif marker is not None:
         kind = marker.role
+    elif cut.entered is not None:  # nothing runs between the cuts: what the outputs make of the values differs
+        kind = "gradient" if not bad and failures else "value"
     elif isinstance(s, Get):
         kind = "input"
+    elif not bad and failures:  # grad/train mode: no output differs, a gradient (or a step) does
+        kind = "gradient"
     else:
         kind = "value"
         if type(s).__name__ in ("While", "For"):
@@ -338,6 +395,8 @@ def _classify(program, framework: str, cut: Cut, tried: tuple, finding: dict, ju
                           notes=notes)
     if first is not None:
         result.value = _value_name(program, first)
+    elif failures:
+        result.value = failures[0][1].get("path")
     if leaf is not None:
         result.max_abs_err, result.max_rel_err = leaf.get("required_atol"), leaf.get("required_rtol")
         m = _VALUES.search(leaf.get("message", ""))
@@ -361,6 +420,8 @@ def _sentence(r: Localisation, kind: str, message: str) -> str:
     at = f"line {r.line} (`{r.source}`)" if r.line else (f"`{r.statement}`" if r.statement else "the inputs")
     if kind == "value":
         return f"{at} computes another value of {r.value} than eager, from inputs that agree"
+    if kind == "gradient":
+        return f"after {at} the values agree but the gradient {r.value} differs from eager's"
     if kind == "branch":
         counts = f" (then-branch taken {r.path_value} times, eager {r.eager})" if r.eager else ""
         return f"the if at {at} decides otherwise than eager{counts}"
@@ -372,4 +433,6 @@ def _sentence(r: Localisation, kind: str, message: str) -> str:
     if kind == "input":
         return f"the input read at {at} differs from eager's" if r.statement else \
             "the inputs as the path reads them differ"
+    if not r.statement:
+        return f"the model's inputs alone already fail like the finding: {message[:200]}"
     return f"the program up to {at} already fails like the finding: {message[:200]}"
