@@ -173,6 +173,20 @@ def test_the_localisation_round_trips_through_json_and_reads_as_markdown(planted
     assert text.startswith("## First divergence") and f"{again.line}: " in text and "then-branch" in text
 
 
+def test_a_localisation_travels_in_records_and_bucket_json(planted):
+    from conformance.triage.first_divergence import attach, localize_record, markdown, summary_line
+    from conformance.triage.localize_workers import InProcess
+
+    p = planted.planted_case("perturb_straight", 2)
+    record = InProcess()(p.case, "torch.planted_loc_script")
+    loc = localize_record(record)
+    assert loc.status == "found" and summary_line(record) == "not localised"
+    attach(record, loc)
+    assert record.to_json()["detail"]["localisation"]["location"] == list(p.location)
+    assert summary_line(record) == summary_line({"localisation": loc.to_dict()}) == loc.summary()
+    assert markdown({"record": record.to_json()}).startswith("## First divergence")
+
+
 def test_what_is_not_a_finding_or_has_no_program_is_unavailable():
     from conformance.triage.localize import localize
     from conformance.triage.localize_workers import InProcess

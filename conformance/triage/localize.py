@@ -103,7 +103,8 @@ class Localisation:
         """One line, for tables and the dashboard."""
         if self.status != "found":
             return f"{self.status}: {self.message}"
-        where = f"line {self.line}: {self.source}" if self.line else self.statement
+        where = f"line {self.line}: {self.source}" if self.line else (self.statement or "the inputs, before any "
+                                                                                      "statement")
         return f"{self.kind} at {where}"
 
     def markdown(self) -> str:
