@@ -18,12 +18,15 @@ README_END = "<!-- end of the generated paths table -->"
 
 
 def registered_paths(builtin_only: bool = False) -> list[PathRecord]:
-    """Every registered path of the installed frameworks, in registration order; ``builtin_only``: leave out the
-    paths other packages registered (entry points of ``conformance.paths``)."""
+    """Every registered path of the installed frameworks, framework by framework (in :data:`FRAMEWORK_MODULES`
+    order, whichever was loaded first), each in registration order; ``builtin_only``: leave out the paths other
+    packages registered (entry points of ``conformance.paths``)."""
     for fw in FRAMEWORK_MODULES:
         if framework_available(fw):
             load_framework(fw)
-    return [p for p in PATHS.values() if not builtin_only or _defined_in(p).startswith("conformance.")]
+    order = list(FRAMEWORK_MODULES)
+    paths = sorted(PATHS.values(), key=lambda p: order.index(p.framework) if p.framework in order else len(order))
+    return [p for p in paths if not builtin_only or _defined_in(p).startswith("conformance.")]
 
 
 def _defined_in(path: PathRecord) -> str:
