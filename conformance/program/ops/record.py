@@ -95,8 +95,11 @@ def hull(*xs: float) -> Interval:
 
 
 def size_bound(d) -> int:
-    """The largest size dim ``d`` takes (the dynamic dim: up to :data:`MAX_BATCH`)."""
-    return MAX_BATCH if d == DYNAMIC else d
+    """The largest size dim ``d`` takes (the dynamic dim: up to :data:`MAX_BATCH`; a data-dependent dim: at most
+    the element count of the tensor it was selected from, which generated shapes keep far below :data:`MAX_ABS`)."""
+    if d == DYNAMIC:
+        return MAX_BATCH
+    return int(MAX_ABS) if isinstance(d, str) else d
 
 
 def need(ok: bool, msg: str) -> None:
