@@ -40,7 +40,8 @@ def test_an_input_plus_a_constant_lost_by_jit_save_is_named():
 def test_a_program_writing_into_its_input_is_named_in_train_mode():
     """`if x.min() > 100: x = x + 1` (not taken: the if yields x itself), `x = x + 0.25` made in-place: six forwards
     on one batch drift (cases/paddle-to-static-inplace-pass-writes-input.json)."""
-    body = (Get("v0", "x"), If(TensorCond("v0", "amin", ">", 100.0), (OpStmt("v0", "add_scalar", ("v0",), (("c", 1.0),)),)),
+    body = (Get("v0", "x"),
+            If(TensorCond("v0", "amin", ">", 100.0), (OpStmt("v0", "add_scalar", ("v0",), (("c", 1.0),)),)),
             OpStmt("v0", "add_scalar", ("v0",), (("c", 0.25),)))
     case = _case(body, OutVar("v0"), sets=1)
     assert check(case, PATHS["paddle.to_static_sot"], mode="train")["outcome"] == "pass"

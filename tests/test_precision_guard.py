@@ -42,7 +42,8 @@ needs_bf16 = pytest.mark.skipif(not paddle.base.core.supports_bfloat16(),
 
 def _program(threshold: float, extra=()) -> Program:
     """linear(x) (bfloat16 under AMP), then if its sum > threshold: relu else neg; ``extra`` statements after."""
-    return Program(seed=0, inputs=(Input("x", TensorSpec((4, 8))),), kwargs=(), params=(Param("p0", (8, 8)), Param("p1", (8,))),
+    return Program(seed=0, inputs=(Input("x", TensorSpec((4, 8))),), kwargs=(),
+                   params=(Param("p0", (8, 8)), Param("p1", (8,))),
                    body=(Get("v0", "x"), OpStmt("v0", "linear", ("v0",), (("out_features", 8),), ("p0", "p1")),
                          If(TensorCond("v0", "sum", ">", threshold), (OpStmt("v0", "relu", ("v0",)),),
                             (OpStmt("v0", "neg", ("v0",)),))) + tuple(extra),

@@ -17,7 +17,14 @@ import paddle
 
 from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
 from conformance.paths.paddle.conversions import note, to_numpy
-from conformance.paths.paddle.saved import Predictor, in_insertion_order, program_order, save_static, saved_facts, to_onnx
+from conformance.paths.paddle.saved import (
+    Predictor,
+    in_insertion_order,
+    program_order,
+    save_static,
+    saved_facts,
+    to_onnx,
+)
 from conformance.program.trees import FlatOutputs
 
 
