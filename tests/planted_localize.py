@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from conformance.paths.records import FRAMEWORKS, PATHS, PathRecord, load_framework, register
-from conformance.program.case import Case, InputSet
+from conformance.program.case import Case, InputSet, materialize
 from conformance.program.ir import For, Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec, While
 from conformance.program.program import Program
 from conformance.program.truncate import BLOCKS, locations
@@ -55,8 +55,7 @@ def _with_fault(stmts: tuple, fault: dict, seen: list) -> tuple:
             s = replace(s, count=max(s.count - 1, 0))
         elif kind == "short" and isinstance(s, While) and s.counter == fault["name"]:
             s = replace(s, max_iter=max(s.max_iter - 1, 0))
-        perturbed = kind == "perturb" and isinstance(s, OpStmt) and \
-            [s.out, s.op, list(s.args), [list(a) for a in s.attrs]] == fault["stmt"]
+        perturbed = kind == "perturb" and isinstance(s, OpStmt) and _key(s) == fault["stmt"]
         if perturbed:
             seen[0] += 1
         if type(s) in BLOCKS:
@@ -66,6 +65,11 @@ def _with_fault(stmts: tuple, fault: dict, seen: list) -> tuple:
             out += [OpStmt(s.out, "mul_scalar", (s.out,), (("c", 1.01),)),
                     OpStmt(s.out, "add_scalar", (s.out,), (("c", 0.01),))]
     return tuple(out)
+
+
+def _key(s: OpStmt) -> list:
+    """An op statement as a planted fault names it (as JSON reads it back: tuples as lists)."""
+    return json.loads(json.dumps([s.out, s.op, list(s.args), [list(a) for a in s.attrs]]))
 
 
 def faulty(program: Program) -> Program:
@@ -186,9 +190,7 @@ def planted_case(category: str, seed: int) -> Planted:
         location, kind = (at, "body", 1), "iterations"
     body = tuple(head + pre + rest + post)
     if isinstance(target, OpStmt):
-        key = [target.out, target.op, list(target.args), [list(a) for a in target.attrs]]
-        order = [loc for loc, s in locations(body) if s == target]
-        fault = {"kind": "perturb", "stmt": key, "nth": order.index(location)}
+        fault = {"kind": "perturb", "stmt": _key(target), "nth": _nth(body, target, location)}
     elif isinstance(target, If):
         c = target.cond
         fault = {"kind": "branch", "cond": [c.var, c.reduce, c.cmp, c.value]}
@@ -270,4 +272,75 @@ def localise_planted(pid: str, category: str, n: int = 10, runner=None) -> list:
         loc = localize(p.case, record, runner)
         hit = loc.status == "found" and tuple(loc.location or ()) == p.location and loc.kind == p.kind
         out.append((hit, loc))
+    return out
+
+
+# ------------------------------------------------------------------ faults planted in drawn programs
+
+
+def _nth(body, target, location) -> int:
+    return [loc for loc, s in locations(body) if s == target].index(location)
+
+
+def drawn_planted(seed: int, count: int, runner, pid: str = "torch.planted_loc_script") -> list[Planted]:
+    """Faults planted at a random statement that eager runs, in programs a campaign of seed ``seed`` draws: a
+    perturbed float op, a flipped tensor ``if``, a constant-count ``for`` or a ``while`` one iteration short.
+    Only plantings that make the program fail along ``pid`` are kept (a fault whose effect is dead, or a branch
+    whose two sides compute the same, is no finding), up to ``count``."""
+    import itertools
+
+    from conformance.program.flow import executed, follow
+    from conformance.program.ops import OPS
+    from conformance.program.typecheck import TypeChecker
+    from conformance.run.campaign import generate_cases
+
+    rng = random.Random(seed)
+    ops = [name for name, rec in OPS.items() if not getattr(rec, "data_dependent", False)]
+    out = []
+    for case in itertools.islice(generate_cases(seed, ops=ops), 400):
+        if len(out) >= count:
+            break
+        program = replace(case.program, meta=())
+        case = Case(program, case.inputs[:1])
+        try:
+            reached = follow(program, runner.decisions(case, pid.split(".")[0])[0],
+                             materialize(program, case.inputs[0])[1])
+        except Exception:  # noqa: BLE001 - eager fails or cannot be followed: not a program to plant in
+            continue
+        ran = executed(reached)
+        checker = TypeChecker(program)
+        checker.run()
+        kinds = {"perturb": [], "branch": [], "short": []}
+        for loc, s in locations(program.body):
+            if loc not in ran:
+                continue
+            if isinstance(s, OpStmt) and not OPS[s.op].inplace and \
+                    all(t.dtype == "float32" for t in checker.arg_types.get(id(s), [])) and \
+                    OPS[s.op].check(checker.arg_types[id(s)], s.attr).dtype == "float32":
+                kinds["perturb"].append((loc, s))
+            elif isinstance(s, If) and isinstance(s.cond, TensorCond):
+                kinds["branch"].append((loc, s))
+            elif (isinstance(s, For) and isinstance(s.count, int) and s.count > 0) or \
+                    (isinstance(s, While) and (loc + ("body", 0)) in ran):
+                kinds["short"].append((loc, s))
+        available = [k for k, items in kinds.items() if items]
+        if not available:
+            continue
+        kind = rng.choice(available)  # each kind as often as the program has one
+        loc, target = rng.choice(kinds[kind])
+        if kind == "perturb":
+            fault = {"kind": "perturb", "stmt": _key(target), "nth": _nth(program.body, target, loc)}
+        elif kind == "branch":
+            if sum(1 for _, s in locations(program.body) if isinstance(s, If) and s.cond == target.cond) > 1:
+                continue
+            c = target.cond
+            fault = {"kind": "branch", "cond": [c.var, c.reduce, c.cmp, c.value]}
+        else:
+            fault = {"kind": "short", "name": target.var if isinstance(target, For) else target.counter}
+        planted = Case(replace(program, meta=(("planted", json.dumps(fault)),)), case.inputs)
+        record = runner(planted, pid)
+        if record["outcome"] != "mismatch":
+            continue
+        out.append(Planted(planted, f"drawn_{kind}", loc,
+                           {"perturb": "value", "branch": "branch", "short": "iterations"}[kind]))
     return out

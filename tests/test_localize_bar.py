@@ -36,3 +36,29 @@ def test_planted_faults_are_localised(pid, category):
                                  "torch.planted_loc_script", "torch.planted_loc_compile"])
 def test_the_bar_nine_of_ten_per_kind(pid, category):
     check_bar(pid, category, 10)
+
+
+def check_drawn(pid: str, seed: int, n: int) -> None:
+    """Faults planted at random statements of drawn programs (tests.planted_localize.drawn_planted): 9 of 10."""
+    from conformance.triage.localize import localize
+    from conformance.triage.localize_workers import InProcess
+    from tests.planted_localize import drawn_planted
+
+    runner = InProcess()
+    cases = drawn_planted(seed, n, runner, pid)
+    assert len(cases) == n
+    results = [(p, localize(p.case, runner(p.case, pid), runner)) for p in cases]
+    misses = [f"{p.category} at {p.location}: {loc.markdown()}" for p, loc in results
+              if (loc.status, tuple(loc.location or ()), loc.kind) != ("found", p.location, p.kind)]
+    assert len(misses) <= n // 10, "\n".join(misses)
+
+
+def test_faults_planted_in_drawn_programs_are_localised():
+    check_drawn("torch.planted_loc_script", 0, 10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pid", ["torch.planted_loc_onnx_torchscript", "torch.planted_loc_compile_aot_eager",
+                                 "torch.planted_loc_script"])
+def test_faults_planted_in_drawn_programs_nine_of_ten(pid):
+    check_drawn(pid, 1, 30)

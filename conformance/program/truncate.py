@@ -4,9 +4,10 @@ First-divergence localisation (:mod:`conformance.triage.localize`) converts and 
 :class:`~conformance.program.flow.Cut` (a position in the nested body). :func:`truncate` builds the
 program that returns, as one tuple:
 
-* every variable **live** at the cut (read later by the original program, or just assigned by the
-  statement before it); a variable that holds an input unchanged is returned through ``neg`` (or
-  ``to_float`` for ints and bools), since exporters mishandle an input returned as an output;
+* every variable **live** at the cut (read later by the original program: a value nothing reads cannot be
+  what makes a finding, and a converter may leave it out); a variable that holds an input unchanged is
+  returned through ``neg`` (or ``to_float`` for ints and bools), since exporters mishandle an input
+  returned as an output;
 * a **marker** per ``if`` (how often its then-branch ran) and per loop (how many iterations ran in all),
   so the branch decisions and loop counts taken so far are outputs a converted model computes too;
 * ``reached``: 1 where the cut is reached.
@@ -124,15 +125,15 @@ def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool
     iterations (off where a path refuses the loop variables they add: the kinds ``branch`` and ``iterations``
     then show as values); ``ran``: the locations of the statements eager runs
     (:func:`~conformance.program.flow.executed`): a variable is live where eager's path reads it later
-    (else where any statement after the cut may).
+    (else where any statement after the cut may), and in the top-level statement that holds the cut, what
+    eager never runs is left out.
     """
     if cut not in set(cuts(program)):
         raise ProgramError(f"no cut {cut} in this program")
     name = _Names(program)
     env = scope_at(program, cut)
     raw = input_only(program)
-    just = statement_at(program.body, cut.statement) if cut.statement else None
-    live = live_after(program, cut, ran) | ({just.out} if isinstance(just, (Get, OpStmt, Grow)) else set())
+    live = live_after(program, cut, ran)  # (a value nothing reads later cannot be what makes the finding)
     outer = scope_at(program, Cut((), cut.block[0])) if cut.block else env
     values = [Output(name(f"cap_{v}") if cut.block else (name(f"in_{v}") if v in raw and taps else v),
                      "input" if v in raw else "value", v) for v in env if v in live and _capturable(env[v], outer)]
@@ -141,7 +142,7 @@ def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool
     roles = [Output(name(f"cap_m{k}") if cut.block else m,
                     "branch" if isinstance(statement_at(program.body, loc), If) else "iterations", at=loc)
              for k, (loc, m) in enumerate(markers.items())] + [Output(name("reached"), "reached")]
-    builder = _Builder(program, cut, name, env, values, markers, roles, taps)
+    builder = _Builder(program, cut, name, env, values, markers, roles, taps, ran)
     result = builder.program([])
     unused: list = []
     if keep_inputs:
@@ -158,9 +159,9 @@ def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool
 
 class _Builder:
     def __init__(self, program: Program, cut: Cut, name, env: dict, values: list, markers: dict, roles: list,
-                 taps: bool):
+                 taps: bool, ran: Optional[set]):
         self.p, self.cut, self.name, self.env = program, cut, name, env
-        self.values, self.markers, self.roles, self.taps = values, markers, roles, taps
+        self.values, self.markers, self.roles, self.taps, self.ran = values, markers, roles, taps, ran
 
     def program(self, unused: list) -> Program:
         cut, body = self.cut, self.p.body
@@ -175,7 +176,8 @@ class _Builder:
         else:
             top = cut.block[0]
             body = head + self.whole(body[:top], ()) + self.captures() + \
-                self.marked(body[top], (top,), self.inside(getattr(body[top], cut.block[1]), cut.block[:2])) + tail
+                self.marked(body[top], (top,), self.inside(getattr(body[top], cut.block[1]), cut.block[:2]), True) + \
+                tail
         items = [o.name for o in self.values] + [o.name for o, _ in unused] + [o.name for o in self.roles]
         return replace(self.p, body=tuple(body), output=OutSeq("tuple", tuple(OutVar(v) for v in items)))
 
@@ -199,17 +201,19 @@ class _Builder:
         self.one_zero = out[-1].out
         return out
 
-    def whole(self, stmts, path) -> list:
-        return [t for n, s in enumerate(stmts) for t in self.marked(s, path + (n,), None)]
+    def whole(self, stmts, path, prune: bool = False) -> list:
+        return [t for n, s in enumerate(stmts) for t in self.marked(s, path + (n,), None, prune)]
 
-    def marked(self, s, loc, inner) -> list:
-        """``s`` with its marker counted; ``inner``: ``(field, statements)`` of the block that holds the cut."""
-        if isinstance(s, Return):
+    def marked(self, s, loc, inner, prune: bool = False) -> list:
+        """``s`` with its marker counted; ``inner``: ``(field, statements)`` of the block that holds the cut;
+        ``prune``: leave it out where eager never runs it (in the statement that holds the cut: with the
+        program's returns dropped, what eager never runs may run there, and a trace would follow it)."""
+        if isinstance(s, Return) or (prune and self.ran is not None and loc not in self.ran):
             return []
         if type(s) not in BLOCKS:
             return [s]
-        blocks = {f: tuple(inner[1]) if inner and f == inner[0] else tuple(self.whole(getattr(s, f), loc + (f,)))
-                  for f in BLOCKS[type(s)]}
+        blocks = {f: tuple(inner[1]) if inner and f == inner[0] else
+                  tuple(self.whole(getattr(s, f), loc + (f,), prune)) for f in BLOCKS[type(s)]}
         if loc in self.markers:
             counted, m = "then" if isinstance(s, If) else "body", self.markers[loc]
             blocks[counted] = (OpStmt(m, "add_scalar", (m,), (("c", 1.0),)),) + blocks[counted]
@@ -220,13 +224,13 @@ class _Builder:
         field = path[-1]
         if path == self.cut.block:
             n = self.cut.index
-            return (field, self.whole(stmts[:n], path) + self.capture() +
-                    [t for k, s in enumerate(stmts[n:], n) for t in self.marked(s, path + (k,), None)])
+            return (field, self.whole(stmts[:n], path, True) + self.capture() +
+                    [t for k, s in enumerate(stmts[n:], n) for t in self.marked(s, path + (k,), None, True)])
         i = self.cut.block[len(path)]
         nested = path + (i, self.cut.block[len(path) + 1])
-        return (field, self.whole(stmts[:i], path) +
-                self.marked(stmts[i], path + (i,), self.inside(getattr(stmts[i], nested[-1]), nested)) +
-                [t for k, s in enumerate(stmts[i + 1:], i + 1) for t in self.marked(s, path + (k,), None)])
+        return (field, self.whole(stmts[:i], path, True) +
+                self.marked(stmts[i], path + (i,), self.inside(getattr(stmts[i], nested[-1]), nested), True) +
+                [t for k, s in enumerate(stmts[i + 1:], i + 1) for t in self.marked(s, path + (k,), None, True)])
 
     def captures(self) -> list:
         """Before the top-level statement that holds the cut: the captures (of the right types), the count of
