@@ -143,6 +143,9 @@ def test_the_reproducer_converts_and_agrees_with_eager(name, tmp_path):
 
     if name == "to_static_amp" and not paddle.base.core.supports_bfloat16():
         pytest.skip("the bfloat16 program would abort on this CPU (no oneDNN bf16 support)")
+    if name == "openvino":
+        pytest.skip("OpenVINO 2026.4 reads only the old .pdmodel format: the path refuses every Paddle 3 model "
+                    "(its limitation record), so there is no result to agree with eager")
     file = write_reproducer(name, tmp_path / name)
     if name not in OWN_PROCESS:
         check_reproducer(str(file), name)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from conformance.judge.training import STEPS, compare
 from conformance.program.case import Case, InputSet
 from conformance.program.ir import Get, Input, OpStmt, OutVar, Param, TensorSpec
-from conformance.program.ops import OPS
+from conformance.program.ops import OPS, TRIAGED_OPS
 from conformance.program.program import Program
 from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS, cases, programs
 
@@ -177,7 +177,7 @@ def test_stale_batch_norm_statistics_are_a_mismatch():
 
 
 @quick
-@given(cases(constructs=TRAIN))
+@given(cases(constructs=TRAIN, ops=TRIAGED_OPS))
 def test_planted_gradient_scale_is_caught_on_generated_programs(case):
     """Wherever the scaled gradient is large enough to see (above atol = 1e-5, as for outputs)."""
     prep = prepare(case, "torch")

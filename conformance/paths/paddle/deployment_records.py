@@ -22,16 +22,20 @@ OPENVINO_NO_PIR = Limitation(
     errors=("Error",), message=r"Cannot recognize input model", versions=">=3.0",
     reference="https://github.com/openvinotoolkit/openvino/issues/29325")
 
+#: The OpenVINO paths run only when named (default=False) until their campaigns' findings are triaged
+#: (issue 18: unminimised conversion errors and unexplained mismatches of OpenVINO's readers).
 DEPLOYMENT_PATHS = (
     PathRecord("paddle", "inference_no_ir_optim", "Paddle Inference predictor on the jit.save'd model with "
                "config.switch_ir_optim(False) (no inference passes; the CPU, oneDNN on, as the default predictor) "
                + SAVE_NOTE, deploy.inference_no_ir_optim, run, specializes=KWARGS, limitations=known.PREDICTOR),
     PathRecord("paddle", "openvino", "openvino.convert_model of the jit.save'd inference model, compiled for the CPU "
                "in float32 " + SAVE_NOTE, deploy.openvino_model, run, specializes=KWARGS,
-               limitations=known.SAVED + (OPENVINO_NO_PIR,), requires=("openvino",), devices=("cpu",)),
+               limitations=known.SAVED + (OPENVINO_NO_PIR,), requires=("openvino",), devices=("cpu",),
+               default=False),
     PathRecord("paddle", "onnx_openvino", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own), "
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
                deploy.onnx_openvino, run, specializes=KWARGS, limitations=known.ONNX,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
-               devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset,
+               default=False),
 )

@@ -42,6 +42,8 @@ OPENVINO_NESTED_SEQUENCE = Limitation(
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 
+#: The OpenVINO paths run only when named (default=False) until their campaigns' findings are triaged
+#: (issue 18: unminimised conversion errors and unexplained mismatches of OpenVINO's readers).
 DEPLOYMENT_PATHS = (
     PathRecord("torch", "export_saved", "torch.export.save of the exported program (dynamic batch), torch.export.load, "
                "run as ExportedProgram.module() " + EXPORT_NOTE, deploy.export_saved, conv.call,
@@ -61,15 +63,18 @@ DEPLOYMENT_PATHS = (
                "compiled for the CPU in float32 " + TRACE_NOTE, deploy.openvino_model, conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_NESTED_SEQUENCE),
-               requires=OPENVINO_NEEDS, devices=("cpu",)),
+               requires=OPENVINO_NEEDS, devices=("cpu",),
+               default=False),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
                "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),
                conv.run_flat, limitations=lim.ONNX_DYNAMO, specializes=frozenset({"kwargs"}),
-               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset,
+               default=False),
     PathRecord("torch", "onnx_torchscript_openvino", "torch.onnx.export(dynamo=False), the file read by OpenVINO's "
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
-               devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset,
+               default=False),
 )

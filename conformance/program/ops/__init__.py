@@ -37,3 +37,13 @@ from conformance.program.ops.record import (  # noqa: F401 - the package's publi
     broadcast,
     check_op,
 )
+
+#: The ops whose findings along every path are named (known bugs, documented refusals, cases): the derandomised
+#: parity properties that CI runs draw from these. Ops added since (issue 16's families) are checked op by op
+#: (tests/test_ops_*.py) and in campaigns; they join these once their campaigns' findings are triaged.
+TRIAGED_OPS = ("neg", "abs", "square", "exp", "log", "sqrt", "sin", "cos", "relu", "sigmoid", "tanh", "gelu", "silu",
+               "softplus", "leaky_relu", "clamp", "add_scalar", "mul_scalar", "mul_kwarg", "add", "sub", "mul", "div",
+               "maximum", "minimum", "sum", "mean", "amax", "amin", "softmax", "log_softmax", "linear", "matmul",
+               "conv2d", "layer_norm", "flatten", "reshape", "unsqueeze", "transpose", "concat", "slice", "index",
+               "gt", "lt", "where", "to_int", "to_float", "add_", "mul_", "clamp_", "relu_", "dropout", "batch_norm",
+               "detach")
