@@ -155,6 +155,10 @@ def _error_key(message: str, names: set) -> str:
     return normalise(principal_error(_ROLE.sub("", message or "")), names)
 
 
+def _flaky(record: dict) -> bool:
+    return any(e.get("flaky") for e in (record.get("detail", {}).get("inputs") or []))
+
+
 def verdict(finding: dict, candidate, index: int) -> tuple[str, str]:
     """``same`` (the candidate fails like the finding), ``agree`` (the path agrees with eager on it) or
     ``other`` (it fails another way), with a message."""
@@ -170,6 +174,8 @@ def verdict(finding: dict, candidate, index: int) -> tuple[str, str]:
     same_error = lambda text: _error_key(text, names) == _error_key(finding["detail"]["message"], names)  # noqa: E731
     if want in ("mismatch", "runtime_error") and entry is not None:
         got = entry.get("outcome")
+        if got == want == "mismatch" and entry.get("flaky") and not _flaky(finding):
+            return "other", f"flaky (a rerun agreed with eager): {entry.get('message', '')}"
         if got == want and (want == "mismatch" or same_error(entry.get("message", ""))):
             return "same", entry.get("message", "")
         if got in ("pass", "expected_divergence") or (want == "runtime_error" and got == "mismatch"):
@@ -272,16 +278,36 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
                                        f"returned as they are) {what} along {pid}: truncating changes the bug",
                             input_set=index, conversions=len(steps), steps=steps)
     lo, hi = -1, last
-    while hi - lo > 1 and len(steps) < budget:
+    confirmed, retried = {last}, set()
+    while len(steps) < budget:
         middle = (lo + hi) // 2
         choices = sorted((p for p in range(lo + 1, hi) if p not in tried), key=lambda p: (abs(p - middle), p))
-        if not choices:
+        unsteady = [p for p in range(lo + 1, hi) if p in tried and p not in retried and
+                    tried[p][1].startswith(("flaky", "not reproducible"))]
+        if not choices and unsteady:  # converted once more, a path that converts otherwise each time may agree
+            retried.add(unsteady[0])
+            tried.pop(unsteady[0])
+            choices = unsteady[:1]
+        if hi - lo > 1 and choices:
+            v = attempt(choices[0])
+            if v == "same":
+                hi = choices[0]
+            elif v == "agree":
+                lo = choices[0]
+            continue
+        if hi in confirmed:
             break
-        v = attempt(choices[0])
-        if v == "same":
-            hi = choices[0]
-        elif v == "agree":
-            lo = choices[0]
+        # the step is found: converted once more, the first cut that fails must fail again (a path whose
+        # conversions depend on what it converted before would otherwise send the bisection astray)
+        first = tried.pop(hi)
+        if attempt(hi) == "same":
+            confirmed.add(hi)
+            continue
+        tried[hi] = ("other", f"not reproducible: failed like the finding once ({first[1][:150]}), then "
+                              f"{tried[hi][0]}", first[2], first[3])
+        notes.append(f"truncating {describe(program, reached[hi])} failed like the finding in one conversion and "
+                     f"not in another: {pid} converts it differently from one time to the next")
+        hi = min([p for p in tried if p > hi and tried[p][0] == "same"] + [last])
     others = [p for p in range(lo + 1, hi) if p in tried]
     notes += [f"truncating {describe(program, reached[p])} makes {pid} fail otherwise: {tried[p][1][:200]}"
              for p in sorted(tried) if tried[p][0] == "other"]
