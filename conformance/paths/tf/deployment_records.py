@@ -43,7 +43,8 @@ DEPLOYMENT_PATHS = (
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
                limitations=lim.TRACED + (TFLITE_NO_BUILTIN, lim.FREEZE_DUPLICATE_FUNCTION), specializes=KWARGS,
                requires=("ai_edge_litert",),
-               devices=("cpu",)),
+               devices=("cpu",),
+               default=False),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
                "(TensorFlow operators kept where TensorFlow Lite has no builtin) run by tf.lite.Interpreter (Flex "
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
