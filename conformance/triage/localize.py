@@ -4,8 +4,9 @@
 truncated program returns what is live at its cut, the branch decisions and loop counts taken so far and
 whether the cut was reached; it is converted and run along the finding's path and judged against eager
 by the same runner and oracle as the finding, on the input set that failed (converted, as every case, on
-the example). Bisection needs nothing from the converter and costs about ``log2(cuts) + 1`` conversions,
-never more than ``max_conversions`` (20).
+the example). Bisection needs nothing from the converter and costs about ``log2(cuts) + 2`` conversions (the
+whole program first, then the bisection, then the first failing cut once more: a path whose conversions
+depend on what it converted before must not send it astray), never more than ``max_conversions`` (20).
 
 The answer (:class:`Localisation`) names the statement between the last cut that agrees and the first
 that fails like the finding, its line in the rendered model file, its op and attributes, the first
