@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from conformance.judge.effects import align, before_call, observe, observes
 from conformance.judge.oracle import LeafReport, Report, Stability, branch_stability, diagnose
 from conformance.paths.records import ConvertContext, FlatOutputs, Framework, PathRecord
 from conformance.program.case import flatten, map_tree, unflatten
@@ -58,6 +59,10 @@ class Prepared:
     training: bool = False  # the program's models run in train() (Program.training)
     program: Optional[Program] = None  # the case's program (None for a user's model: `conformance check`)
     cache: dict = field(default_factory=dict)  # per mode: its eager references, computed once per case
+    #: A stateful program's model for the nudged inputs (its own instance: each eager model makes its calls in
+    #: order), and whether its eager calls are all made (:mod:`conformance.judge.effects`): no replay then.
+    noise_model: object = None
+    sealed: bool = False
 
     #: On a mismatch, run the converted model once more on the same inputs to tell a nondeterministic path
     #: (False where a second call is not the same call: a hand-written model may keep state between calls).
@@ -68,7 +73,10 @@ class Prepared:
         return self.module.Model()
 
     def before_run(self, model, run: InputRun) -> None:
-        """Called before the converted ``model`` runs on ``run`` (a hand-written model's ``before_call``)."""
+        """Called before the converted ``model`` runs on ``run``: the flags a program's caller changes between
+        calls (a hand-written model's ``before_call``)."""
+        if self.program is not None:
+            before_call(self.module, model, run.index)
 
     def label(self, run: InputRun) -> str:
         """How a record's message names the input set it is about."""
@@ -98,10 +106,12 @@ class Prepared:
         ``forward(module, model, fp64, values, kwargs)``: what to run and return instead of the model's
         outputs (numpy), e.g. gradients; the guard watches every forward it makes.
         """
+        if self.sealed:
+            raise ReplayUnavailable("a model with state makes its eager calls once, in order")
         (m32, model32), (m64, model64) = self.probed
         outs, probes = [], []
         for module, model, fp64, values in ((m32, model32, False, args), (m64, model64, True, args),
-                                            (m32, model32, False, nudged)):
+                                            (m32, self.noise_model or model32, False, nudged)):
             module.PROBES.clear()
             module.FORCE = list(force) if force is not None else None
             try:
@@ -110,7 +120,8 @@ class Prepared:
                 else:
                     targs = map_tree(lambda a: self.framework.to_tensor(a, "cpu", fp64), values)
                     self.seed_forward()
-                    outs.append(self.framework.to_numpy(self.framework.call(model, targs, kwargs)))
+                    out = self.framework.call(model, targs, kwargs)
+                    outs.append(self.framework.to_numpy(observe(self.program, model, targs, out)))
             finally:
                 module.FORCE = None
             probes.append(list(module.PROBES))
@@ -163,10 +174,14 @@ class Mode:
     def execute(self, path: PathRecord, artifact, ctx: ConvertContext, prep: Prepared, run: InputRun, to_dev):
         """Run the converted artifact on ``run``'s inputs: numpy outputs (or :class:`FlatOutputs`)."""
         prep.seed_forward()
-        out = path.run(artifact, map_tree(to_dev, run.args), dict(run.kwargs))
+        args = map_tree(to_dev, run.args)
+        out = path.run(artifact, args, dict(run.kwargs))
+        if observes(prep.program):  # its inputs after the call, its state (conformance.judge.effects)
+            return prep.framework.to_numpy(observe(prep.program, artifact, args, out))
         return out if isinstance(out, FlatOutputs) else prep.framework.to_numpy(out)
 
     def compare(self, path: PathRecord, out, eager, reference, noise) -> Report:
+        out, eager, reference, noise = align(out, eager, reference, noise)
         if isinstance(out, FlatOutputs):
             if len(out) != len(flatten(eager)):
                 return structure_failure(f"{len(out)} outputs, eager has {len(flatten(eager))}")

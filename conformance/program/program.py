@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from conformance.program.effects import effect_constructs
 from conformance.program.ir import (
     DYNAMIC,
     Break,
@@ -112,6 +113,7 @@ class Program:
                 found.add("inplace")
             if isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].train_layer:
                 found.add("train_layer")
+            found.update(effect_constructs(s))
         if self.training:
             found.add("train_mode")
         return found

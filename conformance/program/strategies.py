@@ -23,6 +23,7 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from conformance.program.case import Case, InputSet
+from conformance.program.effects import EFFECT_CONSTRUCTS, EffectDrawing, opted_out
 from conformance.program.ir import (
     DYNAMIC,
     Break,
@@ -71,10 +72,10 @@ INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
-               "train_layers")
+               "train_layers") + EFFECT_CONSTRUCTS * 3 + ("dynamism",) * 3  # opt-in: conformance.program.effects
 
 
-class _Gen(OpDrawing):
+class _Gen(OpDrawing, EffectDrawing):
     def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple):
         self.draw = draw
         self.max_statements = max_statements
@@ -157,7 +158,7 @@ class _Gen(OpDrawing):
 
     def statement(self, scope: Scope) -> list:
         kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)
-                 or (k == "train_layers" and k in self.constructs)]
+                 or (k in ("train_layers",) + EFFECT_CONSTRUCTS and k in self.constructs)]
         kind = self.draw(st.sampled_from(kinds))
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
@@ -414,14 +415,15 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         campaign of one framework passes it alone and gets the ops only it has too).
     """
     constructs = frozenset(constructs)
-    unknown = constructs - set(CONSTRUCTS + TRAIN_CONSTRUCTS)
+    unknown = constructs - set(CONSTRUCTS + TRAIN_CONSTRUCTS + EFFECT_CONSTRUCTS)
     if unknown:
-        raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(CONSTRUCTS + TRAIN_CONSTRUCTS)}")
+        raise ValueError(f"unknown constructs {sorted(unknown)}; known: "
+                         f"{', '.join(CONSTRUCTS + TRAIN_CONSTRUCTS + EFFECT_CONSTRUCTS)}")
     train = "train_layers" in constructs
     frameworks = tuple(frameworks)
     if ops is None:
         op_names = tuple(o for o, rec in OPS.items() if (train or not rec.train_layer)
-                         and all(fw in rec.emit for fw in frameworks))
+                         and all(fw in rec.emit for fw in frameworks) and not opted_out(rec, constructs))
     else:
         op_names = tuple(ops)
     for name in op_names:
@@ -442,6 +444,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             g.aliased.add(name)
             scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high))
             scope.local.add(name)
+    body.extend(g.input_writes(scope, [s.out for s in body]))  # only with the opt-in "mutation" construct
     envs = []  # the variables visible before each top-level statement, for early returns
     for _ in range(draw(st.integers(1, max_statements))):
         envs.append((len(body), {n: v.type for n, v in scope.env.items()}))

@@ -30,6 +30,7 @@ from conformance.program.ir import (
     While,
 )
 from conformance.program.ops import OPS
+from conformance.program.ops.effects import flag_number
 from conformance.program.program import Program
 from conformance.program.typecheck import op_arg_types
 from conformance.render.dialects import Dialect
@@ -159,7 +160,8 @@ class ModelWriter:
         """``tpl`` (an emitter of ``s``'s op, or its probe operands) with ``s``'s arguments and fields."""
         rec = OPS[s.op]
         attrs = s.attr
-        fields = dict(attrs, float=self.float, **{f"p{i}": f"{self.owner}.{q}" for i, q in enumerate(s.params)})
+        fields = dict(attrs, out=s.out, float=self.float,
+                      **{f"p{i}": f"{self.owner}.{q}" for i, q in enumerate(s.params)})
         if rec.fields:  # computed fields may name the arguments and weights too ({0}: tf.shape({0})[1], {p0})
             fields.update({k: v.format(*s.args, **fields) if isinstance(v, str) else v
                            for k, v in rec.template_fields(self.arg_types[id(s)], attrs).items()})
@@ -205,7 +207,11 @@ class ModelWriter:
                 watched = rec.probe_args.get(self.d.framework)
                 args = self.fill(s, watched) if watched else ", ".join(s.args[:2] if rec.probe == "cmp" else s.args[:1])
                 self.emit(depth, f"_watch({self.probe_id()}, {rec.probe!r}, {args})")
-            self.emit(depth, f"{s.out} = {self.op_expr(s)}")
+            if rec.statement:  # lines of their own, assigning {out}
+                for line in self.op_expr(s).split("\n"):
+                    self.emit(depth, line)
+            else:
+                self.emit(depth, f"{s.out} = {self.op_expr(s)}")
         elif isinstance(s, If):
             self.emit(depth, f"if {self.cond(s.cond)}:")
             self.block(s.then, depth + 1)
@@ -261,6 +267,11 @@ class ModelWriter:
         lines += ["", f"class Model({d.base_class}):", "    def __init__(self):", "        super().__init__()"]
         if d.training_init and any(rec.train_layer for rec in used):
             lines.append("        " + d.training_init)
+        ops = [s for s in p.walk() if isinstance(s, OpStmt)]
+        lines += list(dict.fromkeys("        " + OPS[s.op].init[d.framework].format(**s.attr) for s in ops
+                                    if d.framework in OPS[s.op].init))
+        flags = sorted({s.attr["flag"] for s in ops if "flag" in s.attr})
+        lines += [f"        self.{flag} = True  # a plain Python attribute forward reads" for flag in flags]
         for i, q in enumerate(p.params):
             value = f"_weight({i}, {q.shape!r}, {q.scale!r})" + (f" + np.float32({q.offset!r})" if q.offset else "")
             template = d.param if q.trainable else d.buffer
@@ -273,6 +284,10 @@ class ModelWriter:
         self.block(p.body, 2)
         self.emit(2, f"return {self.out(p.output)}")
         lines += self.lines
+        if flags:
+            lines += ["", "", "def before_call(model, index):",
+                      '    """The flags forward reads, as the caller changes them before call `index`."""']
+            lines += [f"    model.{flag} = (index + {flag_number(flag)}) % 2 == 0" for flag in flags]
         lines.append(_LOADERS.format(from_numpy_leaf=d.from_numpy.format(a="leaves[prefix]")))
         if graph_builder:
             lines.append(graph_builder)

@@ -23,6 +23,7 @@ from conformance.program.ir import (
     out_leaves,
     walk,
 )
+from conformance.program.ops import OPS
 from conformance.program.program import Program
 from conformance.program.typecheck import TypeChecker
 from conformance.render.dialects import Dialect
@@ -205,6 +206,9 @@ class GraphWriter(ModelWriter):
         self.seq(s.orelse, depth + 1, live, tail)
 
     def statement(self, s, depth: int, live: set) -> None:
+        if isinstance(s, OpStmt) and OPS[s.op].statement:
+            raise _Unsupported(f"{s.op} is Python-level code of TF2 eager (state, Python values, helper functions), "
+                               f"not expressed in this TF1 graph")
         if isinstance(s, (Get, OpStmt)) or (isinstance(s, Grow) and s.cond is None):
             super().stmt(s, depth)
             self.checker.stmt(s, self.env, (), "build_graph")

@@ -25,10 +25,12 @@ from typing import Iterator, Optional
 
 import numpy as np
 
+from conformance.judge.effects import before_call, discard_after_unstable
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
 from conformance.judge.oracle import finite_or_none
 from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
 from conformance.program.case import Case, map_tree, materialize
+from conformance.program.effects import stateful
 from conformance.program.program import tensor_names
 from conformance.render.source import cache_dir, load_model_module
 from conformance.run.onnx_checks import RuntimeCannotLoad, blame_error, blame_mismatch, is_onnx, onnx_detail
@@ -112,12 +114,23 @@ def prepare(case: Case, framework: str) -> Prepared:
                     ((probed32, set_training(fw, fw.prepare(probed32.Model(), "cpu", False), training)),
                      (probed64, set_training(fw, fw.prepare(probed64.Model(), "cpu", True), training))),
                     training, program)
+    with_state = stateful(program)  # one model per eager run, making every call in order
+    if with_state:
+        prep.noise_model = set_training(fw, fw.prepare(probed32.Model(), "cpu", False), training)
+        prep.reruns_mismatches = False
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
         rng = np.random.default_rng([program.seed, 2, inputs.seed])
         nudged = map_tree(lambda a: nudge(a, rng), args)
+        for _, model in prep.probed if with_state else ():
+            before_call(module, model, i)
+        if with_state:
+            before_call(module, prep.noise_model, i)
         (eager, ref, noise), stability = prep.eager(args, nudged, kwargs)
         prep.runs.append(InputRun(i, inputs.role, args, nudged, kwargs, inputs.batch, eager, ref, noise, stability))
+    if with_state:
+        discard_after_unstable(prep.runs)
+        prep.sealed = True
     prep.prepare_s = time.perf_counter() - t0
     return prep
 

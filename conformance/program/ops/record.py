@@ -46,7 +46,11 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   interpolation coordinates): that framework's fp64 reference agrees with the others' only to float32
   precision, so the cross-framework check compares its fp32 results alone on programs using the op;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
-  (the generator filters candidates with it), ``"any"`` when the shape rule alone decides.
+  (the generator filters candidates with it), ``"any"`` when the shape rule alone decides;
+* ``statement``: the emitters are whole statements (one or more lines, ``{out}`` the variable they assign), not
+  an expression: mutation through views, slice assignment, module state, Python-level dynamism
+  (:mod:`conformance.program.ops.effects`); ``init``: per framework, lines for the model's ``__init__`` (a
+  submodule the statement calls).
 
 ``OPS`` maps names to records, in the order the family modules register them.
 """
@@ -158,6 +162,8 @@ class OpRecord:
     empty_ok: bool = False
     arg_shapes: str = "broadcast"
     fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
+    statement: bool = False
+    init: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
