@@ -45,6 +45,8 @@ def selector(lim: Limitation) -> str:
         parts.append(" or ".join(lim.divergences) + " divergence")
     if lim.where:
         parts.append(f"at /{lim.where}/")
+    if lim.constructs:
+        parts.append("with " + " or ".join(lim.constructs))
     if lim.message:
         parts.append(f"~ /{lim.message if len(lim.message) <= 60 else lim.message[:57] + '...'}/")
     if lim.versions:

@@ -59,7 +59,8 @@ class Failure:
     ``error_types``: the exception's class name and the names of its bases (``convert``, ``run``, ``eager``);
     ``message``: the exception's own text, the framework's words (never this project's); ``divergences``:
     ``(kind, where)`` for each output leaf the oracle rejected (``compare``): ``kind`` one of
-    :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``).
+    :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``);
+    ``constructs``: those of the case's program (``Program.constructs()``; empty for a model of its own).
     """
 
     phase: str
@@ -67,6 +68,7 @@ class Failure:
     error_types: tuple[str, ...] = ()
     message: str = ""
     divergences: tuple[tuple[str, str], ...] = ()
+    constructs: tuple[str, ...] = ()
 
     @classmethod
     def of_exception(cls, e: BaseException, phase: str, mode: str = "infer") -> "Failure":
@@ -82,7 +84,9 @@ class Limitation:
     It applies to a :class:`Failure` when every selector it sets matches: ``phase`` (one of :data:`PHASES`);
     ``modes`` (empty: every mode); ``errors``, exception class names of which the failure's exception (or a
     base) must be one; ``divergences``, oracle divergence kinds of which one leaf must show one, and ``where``,
-    a regular expression one such leaf's path must contain; then, only where needed, ``message``, a regular
+    a regular expression one such leaf's path must contain; ``constructs``, program constructs of which the case's
+    program must exercise one (``module_flag``: a divergence that only a program with that construct has by
+    design); then, only where needed, ``message``, a regular
     expression searched in the *framework's* message; and ``versions``, a PEP 440 specifier on the
     framework's version, or on the installed distribution ``package`` where the limitation is a converter's
     (``paddle2onnx``, ``tf2onnx``).
@@ -104,6 +108,7 @@ class Limitation:
     versions: str = ""
     reference: str = ""
     package: str = ""
+    constructs: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.phase not in PHASES:
@@ -118,12 +123,14 @@ class Limitation:
         if self.phase != "compare" and (self.divergences or self.where):
             raise ValueError(f"limitation {self.reason!r}: divergences and where select mismatches (phase "
                              f"'compare') only")
-        if not (self.errors or self.message or self.divergences or self.where):
-            raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences or "
-                             f"where)")
+        if not (self.errors or self.message or self.divergences or self.where or self.constructs):
+            raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
+                             f"where or constructs)")
 
     def applies(self, failure: Failure, version: str) -> bool:
         if failure.phase != self.phase or (self.modes and failure.mode not in self.modes):
+            return False
+        if self.constructs and not set(self.constructs) & set(failure.constructs):
             return False
         if self.errors and not set(self.errors) & set(failure.error_types):
             return False
