@@ -9,7 +9,9 @@ adds ``"state"``: ``{buffer name: value after the call}``, read from the convert
 buffers as attributes (a module: eager, ``torch.compile``, TorchScript, ``to_static``), and left out of the
 comparison where it does not (an ONNX session, a saved function): there the outputs of the later calls show
 what the state did. Before each call the caller changes the model's flags with the module's
-``before_call(model, index)``, on the model it converted.
+``before_call(model, index)``, on the model it converted. The calls a conversion makes itself (tracing on the
+example, checking the trace, a warm-up call) are not the caller's: the model's state is put back as it was
+before converting (in place, so an artifact that shares the buffers sees it too).
 
 Eager runs the same sequence on its own models (fp32, fp64, and fp32 on the nudged inputs, each its own
 instance), so a reference is never recomputed afterwards: a path that specialises cannot be judged against a
@@ -20,6 +22,7 @@ is discarded by the branch-flip guard, the later ones are too (the converted mod
 from __future__ import annotations
 
 import dataclasses
+from typing import Optional
 
 from conformance.program.effects import mutates_inputs, stateful
 from conformance.program.trees import FlatOutputs, flatten, unflatten
@@ -75,6 +78,21 @@ def align(out, eager, *more):
     if STATE not in out:
         refs = tuple({k: v for k, v in r.items() if k != STATE} if isinstance(r, dict) else r for r in refs)
     return (out, *refs)
+
+
+def state_kept(program, fw, model) -> Optional[dict]:
+    """``{buffer: numpy value}`` of ``model`` before a conversion, to put back after it (:func:`put_back`); None for a
+    program without state."""
+    if program is None or not stateful(program) or fw.autograd is None:
+        return None
+    return {name: fw.to_numpy(value) for name, value in (state_of(program, model) or {}).items()}
+
+
+def put_back(fw, model, kept: Optional[dict]) -> None:
+    """The state ``model`` had before the conversion: the calls a conversion makes on the example (tracing it,
+    checking the trace, a warm-up call) are not the caller's calls, which the judged ones are."""
+    for name, value in (kept or {}).items():
+        fw.autograd.assign(getattr(model, name), value)
 
 
 def before_call(module, model, index: int) -> None:

@@ -14,6 +14,7 @@ error handling, oracle, guard and record.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import sys
@@ -25,7 +26,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from conformance.judge.effects import before_call, discard_after_unstable
+from conformance.judge.effects import before_call, discard_after_unstable, put_back, state_kept
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
 from conformance.judge.oracle import finite_or_none
 from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
@@ -212,7 +213,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             warnings.simplefilter("always")
             ctx = convert_context(case, prep, path, device, mode, workdir)
             prep.seed_forward()
+            kept = state_kept(prep.program, fw, ctx.model)
             artifact = path.convert(ctx)
+            put_back(fw, ctx.model, kept)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record.timings.convert_s = round(time.perf_counter() - t0, 6)
         text = error_text(e)
@@ -223,7 +226,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if isinstance(e, RuntimeCannotLoad):  # the installed runtime, not the model: a run says it once
             detail.configuration = True
             return record.finish("unsupported", f"configuration error: {_short(str(e), 600)}")
-        lim = path.limitation_for(Failure.of_exception(e, "convert", mode), version)
+        lim = path.limitation_for(_of_case(prep, Failure.of_exception(e, "convert", mode)), version)
         if lim and lim.outcome:
             detail.limitation = lim.reason
             return record.finish(lim.outcome, _short(text, 600))
@@ -267,7 +270,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             if _out_of_memory(e):
                 entry.outcome, entry.message = "crash", f"out of memory (the worker's limit): {_short(text, 300)}"
                 continue
-            lim = path.limitation_for(Failure.of_exception(e, "run", mode), version)
+            lim = path.limitation_for(_of_case(prep, Failure.of_exception(e, "run", mode)), version)
             entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", _short(text, 600)
             if lim and lim.outcome:
                 entry.limitation = _limitation_text(lim)
@@ -304,6 +307,13 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         detail.known_issue = first.known_issue or detail.known_issue
         detail.blame = first.blame or detail.blame
     return record.finish(outcome, message)
+
+
+def _of_case(prep: Prepared, failure: Failure) -> Failure:
+    """``failure`` with the constructs of the case's program (limitations may select on them)."""
+    if prep.program is None:
+        return failure
+    return dataclasses.replace(failure, constructs=tuple(sorted(prep.program.constructs())))
 
 
 def _comparer(rules: Mode, path: PathRecord, ref: Judged):
@@ -351,7 +361,7 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
             entry.blame = _blame(blame_mismatch, ctx, artifact, run.args, _comparer(rules, path, ref))
     if entry.outcome == "mismatch":  # a known bug: still a mismatch, named (the pytest suites xfail it)
         divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
-        lim = path.limitation_for(Failure("compare", mode, divergences=divergences), version)
+        lim = path.limitation_for(_of_case(prep, Failure("compare", mode, divergences=divergences)), version)
         if lim:
             entry.known_issue = _limitation_text(lim)
 
