@@ -104,7 +104,7 @@ def cmd_fuzz(args) -> int:
     if refused:  # said once, instead of one conversion error per case
         return 2
     folder = Path(args.out)
-    generator = {"max_statements": args.max_statements}
+    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths}))}
     if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
         from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
