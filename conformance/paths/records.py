@@ -24,6 +24,8 @@ from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the pa
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
 FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
                      "tf": "conformance.paths.tf"}
+#: Framework name -> the package it is imported as (and named by in a record's ``versions``).
+FRAMEWORK_PACKAGES = {"torch": "torch", "paddle": "paddle", "tf": "tensorflow"}
 
 #: What a path may be documented to specialise on.
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
@@ -387,7 +389,7 @@ def module_versions(*modules: str) -> dict:
 
 
 def framework_available(name: str) -> bool:
-    return importlib.util.find_spec(name if name != "tf" else "tensorflow") is not None
+    return importlib.util.find_spec(FRAMEWORK_PACKAGES.get(name, name)) is not None
 
 
 def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[str]] = None) -> list[PathRecord]:

@@ -336,8 +336,12 @@ def build_dashboard(results: Results, triage: Iterable = ()) -> Dashboard:
 
 
 def describe_versions(versions: dict, framework: str) -> str:
-    rest = ", ".join(f"{k} {v}" for k, v in sorted(versions.items()) if k != framework)
-    return f"{framework} {versions.get(framework, '?')}" + (f" ({rest})" if rest else "")
+    """``tf 2.21.0 (onnx 1.19.0, ...)``: the framework's version (recorded under its package's name) first."""
+    from conformance.paths.records import FRAMEWORK_PACKAGES
+
+    package = FRAMEWORK_PACKAGES.get(framework, framework)
+    rest = ", ".join(f"{k} {v}" for k, v in sorted(versions.items()) if k not in (framework, package))
+    return f"{framework} {versions.get(package, versions.get(framework, '?'))}" + (f" ({rest})" if rest else "")
 
 
 def replay_command(record: ResultRecord, results: Results) -> str:
