@@ -244,7 +244,12 @@ def _bool(value, what: str) -> bool:
 
 def _spec_to(s: Spec) -> dict:
     if isinstance(s, TensorSpec):
-        return {"kind": "tensor", "shape": list(s.shape), "dtype": s.dtype, "low": s.low, "high": s.high}
+        d = {"kind": "tensor", "shape": list(s.shape), "dtype": s.dtype, "low": s.low, "high": s.high}
+        if s.edge:  # written only when set, so older programs keep their JSON (and ids)
+            d["edge"] = s.edge
+        if s.values is not None:
+            d["values"] = list(s.values)
+        return d
     if isinstance(s, SeqSpec):
         return {"kind": s.kind, "items": [_spec_to(i) for i in s.items]}
     return {"kind": "dict", "items": [[k, _spec_to(v)] for k, v in s.items]}
@@ -253,7 +258,9 @@ def _spec_to(s: Spec) -> dict:
 def _spec_from(d: dict) -> Spec:
     kind = d["kind"]
     if kind == "tensor":
-        return TensorSpec(tuple(d["shape"]), d["dtype"], float(d["low"]), float(d["high"]))
+        values = d.get("values")
+        return TensorSpec(tuple(d["shape"]), d["dtype"], float(d["low"]), float(d["high"]), d.get("edge", ""),
+                          None if values is None else tuple(values))
     if kind in ("list", "tuple"):
         return SeqSpec(kind, tuple(_spec_from(i) for i in d["items"]))
     if kind == "dict":
