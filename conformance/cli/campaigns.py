@@ -109,6 +109,8 @@ def cmd_fuzz(args) -> int:
         from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
         generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+    if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
+        generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
     memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=folder,
@@ -189,6 +191,9 @@ def add_parsers(sub) -> None:
     f.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
     f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
     f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
+    f.add_argument("--corpus", metavar="DIR", help="start a share of the cases from the IR cases of this corpus "
+                   "(e.g. cases/), mutated by the generator's strategies: a prefix, new weights, new input sets")
+    f.add_argument("--corpus-share", type=float, default=0.25, help="the share of cases --corpus starts (default 0.25)")
     f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
     f.add_argument("--resume", action="store_true",
                    help="continue the campaign in --out (same seed and options): skip what is recorded")

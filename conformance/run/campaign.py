@@ -65,11 +65,13 @@ def _seed_alone():
 
 def generate_cases(seed: int, **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
-    run, machine and worker count (with the same Hypothesis version), whatever else is imported."""
+    run, machine and worker count (with the same Hypothesis version), whatever else is imported.
+    ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
+    are neighbours of the corpus's IR cases)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from conformance.program.strategies import cases
+    from conformance.run.neighbours import campaign_cases
 
     seen: set[str] = set()
     chunk = 0
@@ -79,7 +81,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
         @hseed(seed * 1_000_003 + chunk)
         @settings(max_examples=CHUNK, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(cases(**options))
+        @given(campaign_cases(**options))
         def draw(case):
             drawn.append(case)
 
