@@ -10,6 +10,7 @@ that ``call`` (or ``run_flat`` for ONNX) runs on the model's inputs.
 
 from __future__ import annotations
 
+import inspect
 import os
 import warnings
 
@@ -179,11 +180,16 @@ def dynamic_shapes(ctx) -> dict:
             return {axis: batch for axis in ctx.dynamic_axes[name]} or None
         if isinstance(value, dict):
             return {k: spec(f"{name}.{k}", v) for k, v in value.items()}
-        return type(value)(spec(f"{name}.{i}", v) for i, v in enumerate(value))
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(f"{name}.{i}", v) for i, v in enumerate(value))
+        return None  # a constant (None, an int, a str): static
 
-    shapes = {name: spec(name, value) for name, value in zip(ctx.arg_names, ctx.args)}
-    shapes.update({name: None for name in ctx.kwargs})
-    return shapes
+    specs = [spec(name, value) for name, value in zip(ctx.arg_names, ctx.args)]
+    try:  # keyed by forward's own parameter names (``*args`` takes a tuple)
+        bound = inspect.signature(ctx.model.forward).bind(*specs, **{name: None for name in ctx.kwargs})
+        return dict(bound.arguments)
+    except (TypeError, ValueError):
+        return {**dict(zip(ctx.arg_names, specs)), **{name: None for name in ctx.kwargs}}
 
 
 def export(ctx):
