@@ -182,6 +182,10 @@ class PathRecord:
     #: a run can tell before any case that the installed onnxruntime cannot load it
     #: (:func:`~conformance.paths.onnx_opset.configuration_errors`); None: not an ONNX path.
     default_onnx_opset: Optional[Callable[[], int]] = None
+    #: A variant that may run the very code of another path: ``(device) -> why`` it does on that device (naming
+    #: the other path; e.g. ``torch.compile(mode='reduce-overhead')`` without CUDA graphs to capture), or None
+    #: where it does not. Such a path is left out of runs that name no paths (:func:`duplicate_work`).
+    same_code_as: Optional[Callable[[str], Optional[str]]] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
@@ -416,6 +420,17 @@ def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[st
     if not any(p.reference for p in chosen):
         chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
     return chosen
+
+
+def duplicate_work(paths: list[PathRecord], device: str) -> dict[str, str]:
+    """``{path id: why}`` of the paths among ``paths`` that would run the same code as another path on
+    ``device`` (:attr:`PathRecord.same_code_as`): a run that names no paths leaves them out."""
+    out = {}
+    for p in paths:
+        why = p.same_code_as(device) if p.same_code_as else None
+        if why:
+            out[p.id] = why
+    return out
 
 
 def missing_requirements(path: PathRecord) -> list[str]:

@@ -3,6 +3,9 @@
 * **Deterministic**: case ``i`` of seed ``s`` is the same on every run and machine with the same
   Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
   ``hypothesis.seed``).
+* **Scheduled by cost**: each task (a path in a mode) judges the cases its cost class gives it
+  (:mod:`conformance.run.schedule`): cheap tasks every case, the most expensive one case in eight; which
+  tasks judge a case depends on the options and the case's position alone, never on timing.
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
   (segfault, abort) turns the path it was running into a ``crash`` record; one that runs past
   ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The worker is
@@ -186,6 +189,7 @@ class CampaignOptions:
     database: Optional[str] = None  # a shared findings database (conformance.run.database): replayed first, fed
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
     onnx_opset: Optional[int] = None  # the ONNX opset asked of every exporter (--onnx-opset); None: their defaults
+    costs: Optional[dict] = None  # seconds per program by task key, for the schedule (None: run.costs.COSTS)
 
 
 class ResumeError(RuntimeError):
@@ -222,6 +226,12 @@ class Campaign:
         self.startup_failures = 0
         self.t0: Optional[float] = None  # when the first worker became ready
         self.stopped = False
+        from conformance.run.runner import task_key, tasks_of
+        from conformance.run.schedule import schedule
+
+        #: which tasks judge which case (:mod:`conformance.run.schedule`)
+        self.plan = schedule([task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)],
+                             options.costs)
 
     def _spawn(self, slot: int) -> _Worker:
         parent, child = self.ctx.Pipe()
@@ -336,6 +346,7 @@ class Campaign:
         from conformance.run.runner import task_key, tasks_of
 
         keys = [task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)]
+        plan = self.plan
         db = None
         replays: list[_Job] = []
         if options.database:
@@ -371,7 +382,7 @@ class Campaign:
                 if case_id != case.id:
                     raise ResumeError(f"case {index} in {options.out / 'results.jsonl'} is {case_id}, this campaign's "
                                       f"is {case.id}: resume with the seed and options that made those results")
-                remaining = [k for k in keys if k not in have]
+                remaining = [k for k in plan.tasks(keys, index // shards) if k not in have]
                 if remaining:
                     return _Job(index, case, remaining)
             return None
