@@ -263,16 +263,19 @@ class Stability:
     decisions: tuple = ()  # ((probe id, bool), ...) in execution order: the control-flow path taken
 
 
-def _near(m64, m32, scale) -> np.ndarray:
-    """Elements whose distance to a threshold is within rounding noise (exact ties excluded)."""
+def _near(m64, m32, scale, elementwise: bool = False) -> np.ndarray:
+    """Elements whose distance to a threshold is within rounding noise (exact ties excluded). A NaN or an infinity
+    is near, except, for an ``elementwise`` comparison or cast, where both runs have the same one: NaN compares
+    false and casts alike every time, so the decision there is the same in both (a control-flow predicate on NaN
+    stays unstable)."""
     noise = np.abs(m32 - m64)
     exact_tie = (m64 == 0) & (m32 == 0)
     with np.errstate(invalid="ignore"):
         near = (np.abs(m64) <= np.maximum(GUARD_NOISE * noise, GUARD_RTOL * scale + GUARD_ATOL)) & ~exact_tie
-    # a NaN or an infinity in both runs alike decides the same way in both (NaN compares false everywhere): stable;
-    # non-finite in one run only is not
-    same_nonfinite = (np.isnan(m64) & np.isnan(m32)) | (np.isinf(m64) & (m64 == m32))
-    return (near & np.isfinite(m64)) | (~(np.isfinite(m64) & np.isfinite(m32)) & ~same_nonfinite)
+    nonfinite = ~np.isfinite(m64) | ~np.isfinite(m32)
+    if elementwise:
+        nonfinite &= ~((np.isnan(m64) & np.isnan(m32)) | (np.isinf(m64) & (m64 == m32)))
+    return (near & ~nonfinite if elementwise else near) | nonfinite
 
 
 def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -323,7 +326,7 @@ def branch_stability(probes32: list, probes64: list, nudged: Optional[list] = No
             m64 = np.asarray(a64, np.float64) - np.asarray(b64, np.float64)
             m32 = np.asarray(a32, np.float64) - np.asarray(b32, np.float64)
             flip = _differ(np.sign(m32), np.sign(m64))
-            if flip.any() or _near(m64, m32, np.abs(np.asarray(a64)) + np.abs(np.asarray(b64))).any():
+            if flip.any() or _near(m64, m32, np.abs(np.asarray(a64)) + np.abs(np.asarray(b64)), True).any():
                 return Stability(False, f"comparison {k}: operands within rounding of each other", decisions)
         elif kind == "int":
             x32, x64 = np.asarray(p32[2], np.float64), np.asarray(p64[2], np.float64)
@@ -331,6 +334,6 @@ def branch_stability(probes32: list, probes64: list, nudged: Optional[list] = No
                 return Stability(False, f"int cast {k}: fp32 and fp64 truncate differently", decisions)
             m64 = x64 - np.round(x64)
             m32 = x32 - np.round(x64)
-            if _near(m64, m32, np.abs(x64)).any():
+            if _near(m64, m32, np.abs(x64), True).any():
                 return Stability(False, f"int cast {k}: a value is within rounding of an integer", decisions)
     return Stability(True, "", decisions)
