@@ -1,5 +1,6 @@
-"""The per-call TensorFlow paths (issue 17 item 4): ``tf.function`` and XLA as most users call them, without an
-input signature and with the Python keyword arguments passed on every call.
+"""The per-call paths (issue 17 item 4): ``tf.function`` and XLA as most users call them, without an input signature
+and with the Python keyword arguments passed on every call; and Paddle's ``to_static`` (AST) without an
+``input_spec`` (SOT and ``torch.compile`` already take the kwargs on every call).
 
 Each new kwargs value must give the eager answer (a trace reused for another Python value is a mismatch: the
 planted ``tf.planted_per_call_first_trace`` does exactly that and is caught), the traces are counted per call
@@ -41,8 +42,17 @@ def _first_trace(ctx):
     return function
 
 
+def _paddle_first_program(ctx):
+    from conformance.paths.paddle.conversions import to_static_per_call
+
+    static, first = to_static_per_call(ctx), dict(ctx.kwargs)
+    return lambda *args, **kwargs: static(*args, **first)
+
+
 register(PathRecord("tf", "planted_per_call_first_trace", "tf.function per call reusing the first kwargs' trace",
-                    _first_trace, conv.run, counters=conv.PerCall.counters, default=False))
+                    _first_trace, conv.run, counters=conv.PerCall.counters, default=False),
+         PathRecord("paddle", "planted_per_call_first_program", "to_static per call running the first kwargs' program",
+                    _paddle_first_program, lambda artifact, args, kwargs: artifact(*args, **kwargs), default=False))
 
 
 def _program() -> Program:
@@ -68,6 +78,24 @@ CASE = Case(_program(), (InputSet("example", 2, 1, A), InputSet("batch", 5, 2, A
 @pytest.fixture(scope="module")
 def prep():
     return prepare(CASE, "tf")
+
+
+@pytest.fixture(scope="module")
+def paddle_prep():
+    pytest.importorskip("conformance.paths.paddle", reason="paddle is not installed")
+    return prepare(CASE, "paddle")
+
+
+def test_paddle_to_static_per_call_builds_a_program_per_python_value_and_shape(paddle_prep):
+    record = run_path(CASE, paddle_prep, PATHS["paddle.to_static_per_call"])
+    assert [e.outcome for e in record.detail.inputs] == ["pass"] * 5, record.detail.message
+    assert [e.counters["programs"] for e in record.detail.inputs] == [1, 2, 3, 4, 4]
+
+
+def test_paddle_running_the_first_program_for_a_new_python_value_is_a_mismatch(paddle_prep):
+    record = run_path(CASE, paddle_prep, PATHS["paddle.planted_per_call_first_program"])
+    assert [e.outcome for e in record.detail.inputs] == ["pass", "pass", "pass", "mismatch", "pass"]
+    assert record.outcome == "mismatch"
 
 
 @pytest.mark.parametrize("path", PER_CALL)

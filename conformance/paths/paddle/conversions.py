@@ -209,6 +209,16 @@ def detached_branch(program: str) -> bool:
     return False
 
 
+def to_static_per_call(ctx):
+    """``paddle.jit.to_static(full_graph=True)`` (AST) as most users call it: no ``input_spec``, the non-tensor
+    arguments passed on every call: Paddle builds a program per new Python value and per new input shape, and must
+    never run one built for other values."""
+    note(ctx, eval_program=getattr(ctx, "mode", "infer") in ("grad", "train") and not ctx.model.training)
+    static = paddle.jit.to_static(ctx.model, full_graph=True)
+    call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
+    return static
+
+
 def clear_sot_cache() -> None:
     """Forget SOT's translations, as a fresh process would (Paddle's own SOT tests do the same).
 
