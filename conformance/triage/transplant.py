@@ -15,7 +15,7 @@ path, what the installed version does and how that stands against the file:
 * ``unrecorded``: the outcome cannot be an expectation (``discarded``: eager on that framework is within rounding
   noise of a branch threshold on this case).
 
-A finding recorded this way that no limitation of the path names (``Transplanted.new_finding``) is a new bug on
+A finding added this way that no limitation of the path names (``Transplanted.new_finding``) is a new bug on
 that path: triage it into a case of its own named for the path, or name it by a limitation record.
 ``conformance transplant cases/`` runs it; ``--write`` writes the added expectations into the files.
 """
@@ -48,8 +48,9 @@ class Transplanted:
 
     @property
     def new_finding(self) -> bool:
-        """A finding (mismatch, an error, a crash) that no limitation of the path names."""
-        return self.outcome in FINDINGS and not self.named
+        """A finding (mismatch, an error, a crash) the file did not record for this path and no limitation of the
+        path names."""
+        return self.action == "added" and self.outcome in FINDINGS and not self.named
 
 
 def since(version: str) -> str:
