@@ -56,7 +56,7 @@ def call(model, args, kwargs):
 def to_numpy(x):
     """An output (a tensor, a variable, or a nest of them) as numpy arrays, copied."""
     if isinstance(x, (tf.Tensor, tf.Variable)):
-        return x.numpy().copy()
+        return np.array(x.numpy())  # a copy, and an array where a 0-d tensor gives a numpy scalar
     if isinstance(x, (list, tuple)):
         return type(x)(to_numpy(i) for i in x)
     if isinstance(x, dict):
@@ -86,6 +86,8 @@ def input_signature(args, tensor_names: list, dynamic_axes: dict) -> list:
             return {k: spec(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return type(value)(spec(v) for v in value)
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value  # a constant of the call: TensorFlow says whether a signature may hold it
         name = next(names)
         dynamic = dynamic_axes.get(name, ())
         shape = [None if axis in dynamic else size for axis, size in enumerate(value.shape)]
