@@ -9,6 +9,7 @@ size along the dynamic dim, other kwarg values.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ class Case:
     program: Program
     inputs: tuple[InputSet, ...]
 
-    @property
+    @functools.cached_property  # a case never changes: its hash is computed once
     def id(self) -> str:
         h = hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()
         return h[:12]

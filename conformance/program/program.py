@@ -9,6 +9,7 @@ load (:mod:`conformance.program.typecheck`), so a malformed case file fails with
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -228,7 +229,7 @@ class Program:
             raise ProgramError(f"not valid JSON: {e}") from None
         return cls.from_dict(data)
 
-    @property
+    @functools.cached_property  # a program never changes: its hash is computed once
     def id(self) -> str:
         """A short content hash: the same program always has the same id."""
         d = self.to_dict()
