@@ -205,7 +205,7 @@ def onnx_export(ctx, dynamo: bool):
     dynamo exporter takes torch.export's ``dynamic_shapes``), at the opset asked for (``--onnx-opset``; else
     the exporter's default), run on onnxruntime."""
     path = os.path.join(ctx.workdir, "model_dynamo.onnx" if dynamo else "model_torchscript.onnx")
-    options = dict(kwargs=dict(ctx.kwargs), input_names=ctx.tensor_names, dynamo=dynamo)
+    options = dict(input_names=ctx.tensor_names, dynamo=dynamo)
     if dynamo:
         options.update(dynamic_shapes=dynamic_shapes(ctx), verbose=False)
     else:
@@ -216,7 +216,9 @@ def onnx_export(ctx, dynamo: bool):
         options["opset_version"] = opset
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(ctx.model, tuple(ctx.args), path, **options)
+        # the kwargs as the last element of args, as torch.onnx.export documents: else an input that is a dict
+        # would be taken for the kwargs where there are none
+        torch.onnx.export(ctx.model, tuple(ctx.args) + (dict(ctx.kwargs),), path, **options)
     if opset is not None:
         lower_ir_version(path)  # the dynamo exporter stamps its newest IR version whatever the opset
     try:
