@@ -47,17 +47,36 @@ def test_an_outcome_is_added_kept_or_said_to_differ_never_overwritten(ir_case_fi
     kept = judge_record(ir_case_file, _record(ir_case_file, "tf.onnx", "runtime_error", "known bug"), "2.21.0")
     differs = judge_record(ir_case_file, _record(ir_case_file, "tf.onnx", "pass"), "2.21.0")
     added = judge_record(ir_case_file, _record(ir_case_file, "torch.script", "mismatch"), "2.13.0")
-    guarded = judge_record(ir_case_file, _record(ir_case_file, "torch.trace", "discarded"), "2.13.0")
-    assert (kept.action, differs.action, added.action, guarded.action) == ("kept", "differs", "added", "unrecorded")
-    assert added.new_finding and not kept.new_finding and not differs.new_finding
-    updated = with_added(ir_case_file, [kept, differs, added, guarded])
+    ours = judge_record(ir_case_file, _record(ir_case_file, "torch.trace", "harness_error"), "2.13.0")
+    guarded = judge_record(ir_case_file, _record(ir_case_file, "torch.fx", "discarded"), "2.13.0")
+    assert (kept.action, differs.action, added.action, ours.action, guarded.action) == (
+        "kept", "differs", "added", "unrecorded", "added")
+    assert added.new_finding and not kept.new_finding and not differs.new_finding and not guarded.new_finding
+    updated = with_added(ir_case_file, [kept, differs, added, ours, guarded])
     assert updated.expected["tf.onnx"] == ir_case_file.expected["tf.onnx"]  # a difference is left for a person
-    assert "torch.trace" not in updated.expected
+    assert "torch.trace" not in updated.expected  # this project's own bug is never an expectation
+    assert updated.expected["torch.fx"][0].outcome == "discarded"
     from conformance.paths.records import load_framework
 
     if framework_available("torch"):
         version = load_framework("torch").version()
         assert updated.expected["torch.script"] == (Expectation("mismatch", since(version)),)
+
+
+@pytest.mark.skipif(not framework_available("tf"), reason="tensorflow is not installed")
+def test_a_program_the_ir_cannot_say_in_a_framework_is_not_run_there():
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.run.neighbours import without_emitter
+    from conformance.triage.transplant import transplant
+
+    load_framework("tf")
+    case_file = load_case_file(CASES / "torch-compile-sqrt-nan-sign.json")
+    missing = without_emitter(case_file.case, "tf")
+    if not missing:
+        pytest.skip("every op of this case renders for tf now")
+    (result,) = transplant(case_file, [PATHS["tf.function"]])
+    assert (result.action, result.record) == ("unrecorded", None)
+    assert all(op in result.message for op in missing)
 
 
 def test_the_version_recorded_is_the_installed_one_and_later():

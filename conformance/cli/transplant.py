@@ -29,13 +29,18 @@ def cmd_transplant(args) -> int:
         results = transplant_corpus([Path(t) for t in args.targets], paths, args.device, args.write, show)
     except CaseFileError as e:
         raise SystemExit(f"conformance: {e}")
+    if args.out:  # the records, for conformance triage (a new finding is minimised and saved from there)
+        from conformance.run.records import results_line
+
+        Path(args.out).write_text("".join(results_line(r.record) for r in results if r.record is not None))
     counts = Counter(r.action for r in results)
     out.print(", ".join(f"{n} {a}" for a, n in sorted(counts.items())) + ("" if args.write else
                                                                            " (dry run: --write records them)"))
     new = [r for r in results if r.new_finding]
     for r in new:
         out.print(f"new finding: {r.file.name} on {r.path_id}: {r.outcome}: {r.message[:160]} — triage it into "
-                  f"cases/ or name it by a limitation record", markup=False, highlight=False)
+                  f"cases/ (conformance triage of --out's records) or name it by a limitation record", markup=False,
+                  highlight=False)
     return 1 if new or counts["differs"] else 0
 
 
@@ -46,4 +51,5 @@ def add_parsers(sub) -> None:
     t.add_argument("targets", nargs="+", help="case files, or folders of them (hand-written models are left out)")
     t.add_argument("--write", action="store_true",
                    help="record each path's outcome where the file has no expectation for the installed version")
+    t.add_argument("--out", help="write the records to this .jsonl (conformance triage reads it)")
     t.set_defaults(fn=cmd_transplant)

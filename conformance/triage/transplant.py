@@ -12,8 +12,9 @@ path, what the installed version does and how that stands against the file:
 * ``kept``: the recorded expectation holds;
 * ``differs``: the recorded expectation applies and the path now does something else (a fix upstream, or a
   regression): never overwritten, left for a person to read;
-* ``unrecorded``: the outcome cannot be an expectation (``discarded``: eager on that framework is within rounding
-  noise of a branch threshold on this case).
+* ``unrecorded``: the outcome cannot be an expectation (``harness_error``: this project's own bug), or the path
+  could not run the case at all: the IR cannot say the program in that framework (an op without an emitter
+  there), so it is not a test of that framework.
 
 A finding added this way that no limitation of the path names (``Transplanted.new_finding``) is a new bug on
 that path: triage it into a case of its own named for the path, or name it by a limitation record.
@@ -22,11 +23,12 @@ that path: triage it into a case of its own named for the path, or name it by a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from conformance.paths.records import PathRecord, load_framework
+from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS, ResultRecord
 from conformance.run.runner import run_case, tasks_of
 from conformance.triage.corpus import EXPECTABLE, CaseFile, Expectation, corpus, load_case_file, write_case_file
@@ -45,6 +47,7 @@ class Transplanted:
     message: str = ""
     recorded: Optional[Expectation] = None  # the expectation that applies (None: none did)
     named: str = ""  # the limitation or known bug the record names, if any
+    record: Optional[ResultRecord] = field(default=None, compare=False, repr=False)  # None: the path did not run
 
     @property
     def new_finding(self) -> bool:
@@ -66,7 +69,7 @@ def judge_record(case_file: CaseFile, record: ResultRecord, version: str) -> Tra
     named = detail.known_issue or detail.limitation or ""
     message = (detail.message or "").strip().splitlines()
     common = dict(file=case_file.file, path_id=pid, outcome=record.outcome, message=message[0][:300] if message
-                  else "", recorded=want, named=named)
+                  else "", recorded=want, named=named, record=record)
     if record.outcome not in EXPECTABLE:
         return Transplanted(action="unrecorded", **common)
     if want is None:
@@ -80,8 +83,13 @@ def transplant(case_file: CaseFile, paths: Iterable[PathRecord], device: str = "
         raise ValueError(f"{case_file.file}: a hand-written model is one framework's code: only IR cases travel")
     chosen = [p for p in paths if not p.reference]
     versions = {fw: load_framework(fw).version() for fw in {p.framework for p in chosen}}
-    return [judge_record(case_file, record, versions[record.framework])
-            for record in run_case(case_file.case, tasks_of(chosen, ["infer"]), device)]
+    unsaid = {fw: without_emitter(case_file.case, fw) for fw in versions}
+    out = [Transplanted(case_file.file, p.id, "", "unrecorded", f"the IR cannot say this program in {p.framework}: "
+                        f"no {p.framework} emitter for {', '.join(unsaid[p.framework])}")
+           for p in chosen if unsaid[p.framework]]
+    runnable = [p for p in chosen if not unsaid[p.framework]]
+    return out + [judge_record(case_file, record, versions[record.framework])
+                  for record in run_case(case_file.case, tasks_of(runnable, ["infer"]), device)]
 
 
 def with_added(case_file: CaseFile, results: Iterable[Transplanted]) -> CaseFile:
