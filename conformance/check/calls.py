@@ -83,10 +83,14 @@ def bind_call(model, framework: str, args: list, kwargs: dict) -> BoundCall:
         if p.name not in bound.arguments:
             if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
                 skipped.append(p)
+            if p.default is None and p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY):
+                keywords[p.name] = None  # an optional input left out: None, said explicitly (FX's concrete_args)
             continue
         value = bound.arguments[p.name]
         if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL):
             positional += [(q, q.name, q.default) for q in skipped]
+            for q in skipped:
+                keywords.pop(q.name, None)
             skipped = []
         if p.kind == P.VAR_POSITIONAL:
             positional += [(p, f"{p.name}{i}", v) for i, v in enumerate(value)]

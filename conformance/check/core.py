@@ -8,6 +8,7 @@ import copy
 import inspect
 import json
 import os
+import pickle
 import time
 from typing import Optional, Sequence
 
@@ -134,6 +135,8 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     case = Case(program, tuple(InputSet(r.role, r.batch, i, tuple(sorted(r.kwargs.items())))
                                for i, r in enumerate(prep.runs)))
     versions = fw.versions()
+    if isolate and not _picklable(prep, notes):
+        isolate = False
     results = []
     for path in chosen:
         if path.id in refused:  # the runtime cannot load what the exporter would write: not run, not a finding
@@ -192,6 +195,17 @@ def _opset_environment(opset: Optional[int]):
             os.environ.pop(OPSET_ENV, None)
         else:
             os.environ[OPSET_ENV] = saved
+
+
+def _picklable(prep: UserPrepared, notes: list) -> bool:
+    """Whether the model can reach a path's own process (pickled); if not, a note says so."""
+    try:
+        pickle.dumps((prep.model, prep.model64))
+        return True
+    except Exception as e:  # noqa: BLE001 - e.g. a class defined inside a function
+        notes.append(f"the model cannot be pickled ({type(e).__name__}: {' '.join(str(e).split())[:120]}): its paths "
+                     f"ran in this process, without a time limit; define its class at the top level of a module")
+        return False
 
 
 def _extra(item, kwargs: dict) -> tuple[list, dict]:
