@@ -47,8 +47,10 @@ def test_shares_count_cases_seconds_and_prepare_per_task():
 
 
 def _judged(folder):
-    lines = (folder / "results.jsonl").read_text().splitlines()
-    return sorted((r["index"], r["case_id"], r["path"], r["mode"]) for r in map(json.loads, lines))
+    records = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    harness = [r["detail"]["message"] for r in records if r["outcome"] == "harness_error"]
+    assert not harness, f"a clean campaign raised in this project's code: {harness}"
+    return sorted((r["index"], r["case_id"], r["path"], r["mode"]) for r in records)
 
 
 def test_same_cases_and_tasks_whatever_the_number_of_workers(tmp_path):

@@ -29,6 +29,7 @@ import os
 import signal
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -122,13 +123,16 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import importlib
 
-    from conformance.paths.records import PATHS, select_paths
+    from conformance.paths.records import PATHS, load_framework, select_paths
     from conformance.run.runner import run_case, split_task_key
 
     for module in modules:
         importlib.import_module(module)
     frameworks = sorted({p.split(".")[0] for p in path_ids})
     select_paths(frameworks)
+    for fw in frameworks:  # the converters and runtimes each record names (onnxscript takes seconds to import)
+        load_framework(fw).versions()
+    sys.dont_write_bytecode = True  # each rendered model is imported once: no .pyc to write
     conn.send(("ready", None))  # imports done: the parent starts the clock only now
     while True:
         try:
@@ -389,6 +393,9 @@ class Campaign:
 
         self.workers = [self._spawn(i) for i in range(max(1, options.workers))]
         exhausted = False
+        # cases drawn ahead, in order, while the workers start and run (drawing a case overlaps their work)
+        ahead: deque = deque()
+        drained = False
         try:
             while True:
                 out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= options.budget) or exhausted \
@@ -397,13 +404,19 @@ class Campaign:
                     if worker.ready and worker.job is not None and worker.job.started is None:
                         self._send(worker, worker.job)  # a case resumed after a crash or timeout
                     elif worker.ready and worker.job is None and not out_of_time:
-                        job = next_job()
+                        job = ahead.popleft() if ahead else None if drained else next_job()
                         if job is None:
                             exhausted = out_of_time = True
                         else:
                             self._send(worker, job)
                 if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break
+                while (not out_of_time and not drained and len(ahead) < 2 * len(self.workers)
+                       and not any(w.conn.poll() for w in self.workers)):
+                    job = next_job()
+                    drained = job is None
+                    if job is not None:
+                        ahead.append(job)
                 wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=1.0)
                 for slot, worker in enumerate(list(self.workers)):
                     try:
