@@ -118,7 +118,9 @@ def input_spec(ctx) -> list:
             return paddle.static.InputSpec(shape, value.dtype, name=name)
         if isinstance(value, dict):
             return {k: spec(v) for k, v in value.items()}
-        return type(value)(spec(v) for v in value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v) for v in value)
+        return value  # a constant of the call (None for an optional input, an int, a str)
 
     return [spec(a) for a in ctx.args] + list(ctx.kwargs.values())
 
@@ -136,7 +138,9 @@ def spec_from_examples(ctx) -> list:
                     else paddle.static.InputSpec.from_tensor(value, name=name))
         if isinstance(value, dict):
             return {k: spec(v, True) for k, v in value.items()}
-        return type(value)(spec(v, True) for v in value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v, True) for v in value)
+        return value
 
     return [spec(a, False) for a in ctx.args] + list(ctx.kwargs.values())
 
