@@ -7,6 +7,11 @@ its upstream issue; the path now passing is an unexpected pass that fails the ru
 update the case file's expectation); another outcome fails the run too. Other expectations
 (``pass``, ``unsupported``, ``expected_divergence``) are asserted as they are. A malformed case file
 fails its own test with a message naming the file and field; the other cases run on.
+
+An IR case is a framework-neutral program: besides the paths its bug was found on, it records what every path of
+every framework does with it (``conformance transplant cases/ --write``), so a bug pattern found in
+``torch.compile`` is also a test of ``to_static`` and XLA; those entries are replayed like the others, and
+:func:`test_every_ir_case_records_every_path` fails where one is missing for the installed versions.
 """
 
 import json
@@ -14,7 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance.paths.records import PATHS, UnknownPathError, framework_available, load_framework, missing_requirements
+from conformance.paths.records import (
+    FRAMEWORK_MODULES,
+    PATHS,
+    UnknownPathError,
+    framework_available,
+    load_framework,
+    missing_requirements,
+    select_paths,
+)
+from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS
 from conformance.triage.corpus import CaseFileError, load_case_file, replay
 
@@ -70,3 +84,28 @@ def test_case_outcome(request, file, path_id, case_file):
     assert record.outcome == expected, (
         f"{file.name} {path_id}: recorded {want.outcome}, now {record.outcome}: {message}\n"
         f"case: {json.dumps(case_file.summary)}")
+
+
+@pytest.mark.parametrize("framework", list(FRAMEWORK_MODULES))
+def test_every_ir_case_records_every_path(framework):
+    """Each IR case has an expectation, for the installed version, on every path of ``framework`` that runs on the
+    CPU (the paths selected by default, and the variants left out only because they run the same code here); a
+    program with an op ``framework`` has no emitter for is not said there, and records nothing for it. A case found
+    by transplanting another has a file of its own naming the bug, with the same program and inputs: the two
+    files record that case together."""
+    if not framework_available(framework):
+        pytest.skip(f"{framework} is not installed")
+    version = load_framework(framework).version()
+    paths = [p for p in select_paths([framework]) if not p.reference and "cpu" in p.devices]
+    files: dict = {}  # case id -> the files of that IR case (a bug found by transplanting one has a file of its own)
+    for file in sorted(CASES.glob("*.json")):
+        try:
+            case_file = load_case_file(file)
+        except CaseFileError:  # test_case_outcome names it
+            continue
+        if case_file.case is not None and not without_emitter(case_file.case, framework):  # else not said there
+            files.setdefault(case_file.case.id, []).append(case_file)
+    missing = [f"{same[0].file.name}: {p.id}" for same in files.values() for p in paths
+               if all(f.expectation(p.id, version) is None for f in same)]
+    assert not missing, (f"{len(missing)} outcomes not recorded for {framework} {version}: run conformance "
+                         f"transplant cases/ --write --frameworks {framework}, then read what it added: {missing[:12]}")

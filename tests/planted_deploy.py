@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 from conformance.paths.records import PATHS, PathRecord, register
 from conformance.program.case import Case, InputSet
@@ -33,6 +34,32 @@ from conformance.program.program import Program
 def ensure_registered(records: tuple) -> None:
     """Register ``records`` unless their framework's module already did."""
     register(*(r for r in records if r.id not in PATHS))
+
+
+def skip_without_requirements(path_id: str) -> None:
+    """Skip the test where a module the path needs (its optional runtime) is not installed."""
+    for module in PATHS[path_id].requires:
+        pytest.importorskip(module)
+
+
+def assert_clean_passes(case: Case, prepared, path_id: str) -> None:
+    """The path passes the clean case on each of its input sets."""
+    from conformance.run.runner import run_path
+
+    skip_without_requirements(path_id)
+    record = run_path(case, prepared, PATHS[path_id])
+    assert record["outcome"] == "pass", record["detail"]["message"]
+    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * len(case.inputs)
+
+
+def assert_planted_is_a_mismatch(case: Case, prepared, path_id: str) -> None:
+    """The path with a planted fault (:func:`planted`) is a mismatch on each of the case's input sets."""
+    from conformance.run.runner import run_path
+
+    skip_without_requirements(path_id)
+    record = run_path(case, prepared, planted(PATHS[path_id]))
+    assert record["outcome"] == "mismatch", record["detail"]["message"]
+    assert all(e["outcome"] == "mismatch" for e in record["detail"]["inputs"])
 
 
 def clean_program(keys: tuple = ("zeta", "alpha")) -> Program:

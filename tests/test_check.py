@@ -47,6 +47,11 @@ USER_MODEL = textwrap.dedent('''
             return x.reshape(3, -1).sum(0)  # works for a batch of 3 only
 
 
+    class KeywordOnly(torch.nn.Module):
+        def forward(self, x, *, scale):
+            return x * scale
+
+
     def example():
         g = torch.Generator().manual_seed(1)
         return [torch.randn(3, 4, generator=g), {"bias": torch.randn(3, 4, generator=g) + 1}], {"use_act": True}
@@ -166,7 +171,7 @@ def test_clear_errors():
         conformance.check(object(), [])
     with pytest.raises(CheckError, match="unknown path 'bogus'"):
         conformance.check(torch.nn.ReLU(), [torch.ones(2)], paths=["bogus"])
-    with pytest.raises(CheckError, match="pass tensors positionally"):
+    with pytest.raises(CheckError, match="unexpected keyword argument 't'"):
         conformance.check(torch.nn.ReLU(), [torch.ones(2)], {"t": torch.ones(2)})
     with pytest.raises(CheckError, match=r"do not match ReLU.forward\(input: torch.Tensor\).*too many"):
         conformance.check(torch.nn.ReLU(), [torch.ones(2), torch.ones(2)])
@@ -193,7 +198,8 @@ def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_pat
     assert "unknown path 'planted_perturb'" in proc.stderr  # planted paths exist only in the self-tests
 
     proc = _cli("my_models.py:Nope", "--example", "example", cwd=user_file)
-    assert proc.returncode != 0 and "has no 'Nope'; it defines: torch, Gate, Plain, FixedBatch, example" in proc.stderr
+    assert proc.returncode != 0
+    assert "has no 'Nope'; it defines: torch, Gate, Plain, FixedBatch, KeywordOnly, example" in proc.stderr
     proc = _cli("my_models.py:Gate", cwd=user_file)
     assert proc.returncode != 0 and "--inputs FILE.npz" in proc.stderr
     np.savez(user_file / "short.npz", x=np.ones((2, 4), np.float32))
@@ -298,3 +304,52 @@ def test_a_planted_wrong_tensorflow_path_is_a_mismatch(planted, tmp_path):
     finally:
         sys.path.remove(str(tmp_path))
     assert report[planted].outcome == "mismatch", report[planted].message
+
+
+def test_tensors_by_keyword_and_constants_anywhere_reach_every_path(user_file):
+    """A tensor passed by keyword goes positionally; None, an int and a str go through as the user passed them;
+    a tensor for a keyword-only parameter is refused with what to do."""
+    import my_models
+
+    from tests.user_models.torch_models import OptionalMiddle, StringMode
+
+    x = torch.ones(3, 4)
+    report = conformance.check(OptionalMiddle(), [x], {"y": x * 2}, paths=["script", "export"])
+    assert {r.outcome for r in report.results} == {"pass"}, str(report)
+    report = conformance.check(StringMode(), [x, "max"], paths=["script", "trace"])
+    assert {r.outcome for r in report.results} == {"pass"}, str(report)
+    with pytest.raises(CheckError, match="keyword-only argument 'scale' is a tensor"):
+        conformance.check(my_models.KeywordOnly(), [x], {"scale": x})
+
+
+def test_a_hanging_path_times_out_a_crashing_one_crashes_and_the_check_goes_on(user_file):
+    import my_models
+
+    import tests.planted_check_paths  # noqa: F401 - registers the hanging and crashing paths
+
+    args, kwargs = my_models.example()
+    report = conformance.check(my_models.Plain(), args, kwargs, paths=["planted_hang", "planted_segfault", "script"],
+                               timeout=20)
+    assert report["planted_hang"].outcome == "timeout"
+    assert report["planted_segfault"].outcome == "crash"
+    assert "SIGSEGV" in report["planted_segfault"].message
+    assert report["script"].outcome == "pass"
+    assert not report.ok
+
+
+def test_a_mismatch_names_the_submodule_that_differs(tmp_path):
+    """A converter that gets one submodule wrong (tests.planted_localize_models): the report names it, in the
+    terminal table, the JSON and the Markdown."""
+    from tests.planted_localize_models import Net
+
+    x = np.random.default_rng(0).uniform(-1, 1, (4, 6)).astype(np.float32)
+    report = conformance.check(Net(faulty="blocks.1.act"), [x], paths=["planted_module_script"])
+    result = report["planted_module_script"]
+    assert result.outcome == "mismatch"
+    assert (result.localisation["status"], result.localisation["submodule"]) == ("found", "blocks.1.act")
+    assert "first divergence: torch.planted_module_script: submodule 'blocks.1.act'" in str(report)
+    assert "submodule 'blocks.1.act'" in report.to_markdown()
+    record = report.to_dict()["records"][1]
+    assert record["detail"]["localisation"]["submodule"] == "blocks.1.act"
+    healthy = conformance.check(Net(), [x], paths=["planted_module_script"])
+    assert healthy["planted_module_script"].outcome == "pass" and healthy["planted_module_script"].localisation is None

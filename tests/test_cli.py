@@ -38,9 +38,11 @@ def test_fuzz_writes_records_manifest_and_summary(campaign):
     assert all(r["versions"]["torch"] for r in records)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 5 and manifest["cases"] == 4 and "torch" in manifest["versions"]
-    assert "torch.script" in proc.stdout and "conformance results per path" in proc.stdout
+    assert "passed/cases per path and mode" in proc.stdout
+    assert any(line.split()[1:2] == ["torch.script"] for line in proc.stdout.splitlines())  # a row of the table
     summary = (out / "summary.md").read_text()
-    assert "| torch.script | cpu | 4 |" in summary and "| torch.script (train) | cpu | 4 |" in summary
+    assert "| torch.script | infer | cpu | 4 |" in summary and "| torch.script | train | cpu | 4 |" in summary
+    assert "0 harness error(s)" in proc.stdout and manifest["tasks"]["torch.script@infer"]["cases"] == 4
 
 
 def test_replay_reruns_a_saved_case(campaign):

@@ -12,16 +12,16 @@ from conformance.paths.records import PATHS  # noqa: E402
 from conformance.paths.standalone import standalone_source  # noqa: E402
 from conformance.run.runner import prepare, run_path  # noqa: E402
 
-from .planted_deploy import clean_case, ensure_registered, planted  # noqa: E402
+from .planted_deploy import (  # noqa: E402
+    assert_clean_passes,
+    assert_planted_is_a_mismatch,
+    clean_case,
+    ensure_registered,
+)  # noqa: E402
 
 ensure_registered(DEPLOYMENT_PATHS)
 #: the paths that run a model here (OpenVINO cannot read what paddle 3 saves: see the test below)
 RUNNING = ["paddle.inference_no_ir_optim", "paddle.onnx_openvino"]
-
-
-def _skip_without_requirements(path_id: str) -> None:
-    for module in PATHS[path_id].requires:
-        pytest.importorskip(module)
 
 
 @pytest.fixture(scope="module")
@@ -34,20 +34,12 @@ def prepared():
 
 @pytest.mark.parametrize("path_id", RUNNING)
 def test_a_clean_program_passes(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, PATHS[path_id])
-    assert record["outcome"] == "pass", record["detail"]["message"]
-    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * 3
+    assert_clean_passes(*prepared, path_id)
 
 
 @pytest.mark.parametrize("path_id", RUNNING)
 def test_a_planted_wrong_output_is_a_mismatch(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, planted(PATHS[path_id]))
-    assert record["outcome"] == "mismatch", record["detail"]["message"]
-    assert all(e["outcome"] == "mismatch" for e in record["detail"]["inputs"])
+    assert_planted_is_a_mismatch(*prepared, path_id)
 
 
 def test_openvino_refuses_paddle_3s_saved_program_as_documented(prepared):

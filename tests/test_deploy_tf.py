@@ -12,15 +12,17 @@ from conformance.paths.tf.deployment_records import DEPLOYMENT_PATHS  # noqa: E4
 from conformance.program.case import Case, InputSet  # noqa: E402
 from conformance.run.runner import prepare, run_path  # noqa: E402
 
-from .planted_deploy import clean_case, clean_program, ensure_registered, planted  # noqa: E402
+from .planted_deploy import (  # noqa: E402
+    assert_clean_passes,
+    assert_planted_is_a_mismatch,
+    clean_case,
+    clean_program,
+    ensure_registered,
+    skip_without_requirements,
+)  # noqa: E402
 
 ensure_registered(DEPLOYMENT_PATHS)
 PATH_IDS = [p.id for p in DEPLOYMENT_PATHS]
-
-
-def _skip_without_requirements(path_id: str) -> None:
-    for module in PATHS[path_id].requires:
-        pytest.importorskip(module)
 
 
 @pytest.fixture(scope="module")
@@ -31,26 +33,18 @@ def prepared():
 
 @pytest.mark.parametrize("path_id", PATH_IDS)
 def test_a_clean_program_passes(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, PATHS[path_id])
-    assert record["outcome"] == "pass", record["detail"]["message"]
-    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * 3
+    assert_clean_passes(*prepared, path_id)
 
 
 @pytest.mark.parametrize("path_id", PATH_IDS)
 def test_a_planted_wrong_output_is_a_mismatch(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, planted(PATHS[path_id]))
-    assert record["outcome"] == "mismatch", record["detail"]["message"]
-    assert all(e["outcome"] == "mismatch" for e in record["detail"]["inputs"])
+    assert_planted_is_a_mismatch(*prepared, path_id)
 
 
 @pytest.mark.parametrize("path_id", ["tf.tflite", "tf.openvino"])
 def test_kwargs_are_fixed_at_conversion_and_judged_as_such(path_id):
     """Another kwargs value runs the example's: matches eager replayed with the example's kwargs."""
-    _skip_without_requirements(path_id)
+    skip_without_requirements(path_id)
     case = Case(clean_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),
                                   InputSet("kwargs", 2, 2, (("alpha", 2.0), ("flag", False)))))
     record = run_path(case, prepare(case, "tf"), PATHS[path_id])

@@ -14,18 +14,19 @@ from conformance.paths.torch.deployment_records import DEPLOYMENT_PATHS  # noqa:
 from conformance.program.case import Case, InputSet  # noqa: E402
 from conformance.run.runner import check, prepare, run_path  # noqa: E402
 
-from .planted_deploy import clean_case, clean_program, ensure_registered, planted  # noqa: E402
+from .planted_deploy import (  # noqa: E402
+    assert_clean_passes,
+    assert_planted_is_a_mismatch,
+    clean_case,
+    clean_program,
+    ensure_registered,
+)  # noqa: E402
 
 ensure_registered(DEPLOYMENT_PATHS)
 
 #: AOTInductor compiles C++ for every conversion (about 30 s here): its tests are slow ones
 SLOW = {"torch.aoti"}
 PATH_IDS = [pytest.param(p.id, marks=[pytest.mark.slow] if p.id in SLOW else []) for p in DEPLOYMENT_PATHS]
-
-
-def _skip_without_requirements(path_id: str) -> None:
-    for module in PATHS[path_id].requires:
-        pytest.importorskip(module)
 
 
 @pytest.fixture(scope="module")
@@ -36,20 +37,12 @@ def prepared():
 
 @pytest.mark.parametrize("path_id", PATH_IDS)
 def test_a_clean_program_passes(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, PATHS[path_id])
-    assert record["outcome"] == "pass", record["detail"]["message"]
-    assert [e["outcome"] for e in record["detail"]["inputs"]] == ["pass"] * 3
+    assert_clean_passes(*prepared, path_id)
 
 
 @pytest.mark.parametrize("path_id", PATH_IDS)
 def test_a_planted_wrong_output_is_a_mismatch(prepared, path_id):
-    _skip_without_requirements(path_id)
-    case, prep = prepared
-    record = run_path(case, prep, planted(PATHS[path_id]))
-    assert record["outcome"] == "mismatch", record["detail"]["message"]
-    assert all(e["outcome"] == "mismatch" for e in record["detail"]["inputs"])
+    assert_planted_is_a_mismatch(*prepared, path_id)
 
 
 @pytest.mark.parametrize("path_id", ["torch.script_saved", "torch.trace_saved", "torch.export_saved"])

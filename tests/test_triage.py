@@ -196,7 +196,7 @@ def test_reducer_keeps_the_case_when_nothing_smaller_fails_the_same_way(planted)
     assert timed_out.case == case and timed_out.tried == 0 and not timed_out.complete
 
 
-def _fault_cases():
+def fault_cases():
     """Two cases per fault of ``planted_faults``: the while cap, sigmoid, a dict input (other names)."""
     cases = [_while_case(seed=3), _while_case(seed=5)]
     for seed, name in ((1, "x0"), (2, "y")):
@@ -214,7 +214,7 @@ def test_triage_makes_one_bucket_per_fault(planted):
     from conformance.triage.buckets import triage
 
     records = []
-    for i, case in enumerate(_fault_cases()):
+    for i, case in enumerate(fault_cases()):
         rec = planted(case, "torch.planted_faults")
         rec.seed, rec.index = 0, i
         records.append(rec)
@@ -437,7 +437,7 @@ def test_the_reproducer_driver_is_standalone():
 
 def test_cli_triage_writes_buckets_then_saves_them_to_the_corpus(planted, tmp_path):
     records = []
-    for i, case in enumerate([_while_case(), _fault_cases()[-1]]):
+    for i, case in enumerate([_while_case(), fault_cases()[-1]]):
         path = "torch.planted_while" if i == 0 else "torch.planted_faults"
         rec = planted(case, path)
         rec.seed, rec.index = 7, i

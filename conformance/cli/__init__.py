@@ -6,6 +6,7 @@
     conformance replay reports/latest/results.jsonl --case-id 1a2b3c4d5e6f
     conformance summary reports/latest/results.jsonl
     conformance triage reports/latest --out reports/triage [--save cases/]   # buckets, minimal cases, repro.py
+    conformance transplant cases/ --write     # the IR cases on every framework's paths, recorded in 'expected'
     conformance report reports/latest reports/older --out reports/dashboard   # HTML, Markdown, JUnit
     conformance check my_models.py:Net --example example_inputs              # your own model
     conformance paths          # the path records, with their limitations
@@ -17,13 +18,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conformance.cli import campaigns, replay, report, tables, triage, user_model
+from conformance.cli import campaigns, replay, report, tables, transplant, triage, user_model
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="conformance", description="Conversion parity checking for DL frameworks.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for group in (campaigns, replay, report, user_model, tables, triage):
+    for group in (campaigns, replay, report, user_model, tables, triage, transplant):
         group.add_parsers(sub)
     return parser
 

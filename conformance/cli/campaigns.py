@@ -5,38 +5,15 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 from conformance.cli.common import add_path_options, available_paths, console, names_of, read_or_exit, use_onnx_opset
 from conformance.paths.records import MODES
-from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
+from conformance.report.verdicts import markdown_summary, print_summary
+from conformance.run.records import FINDINGS, ResultRecord
 
-
-def summary_rows(records: list[ResultRecord]) -> tuple[list[str], list[list]]:
-    """Per path: number of cases and of each outcome (the table ``fuzz`` and ``summary`` print)."""
-    counts: dict[tuple, Counter] = defaultdict(Counter)
-    for r in records:
-        counts[(r.path_id, r.mode, r.device)][r.outcome] += 1
-    header = ["path", "device", "cases"] + list(OUTCOMES)
-    rows = [[pid + (f" ({mode})" if mode != "infer" else ""), device, sum(c.values())]
-            + [c.get(o, 0) for o in OUTCOMES] for (pid, mode, device), c in counts.items()]
-    return header, rows
-
-
-def coverage(records: list[ResultRecord]) -> dict:
-    """How many distinct programs exercise data-dependent control flow, nested inputs or kwargs."""
-    programs = {r.program_id: set(r.constructs) for r in records}
-    interesting = {"if_tensor", "while_tensor", "nested_input", "kwargs"}
-    data_dependent = sum(1 for c in programs.values() if c & {"if_tensor", "while_tensor"})
-    return {"programs": len(programs), "interesting": sum(1 for c in programs.values() if c & interesting),
-            "data_dependent": data_dependent}
-
-
-def configuration_errors(records: list[ResultRecord]) -> Counter:
-    """The configuration errors among the records (``detail.configuration``: the installed runtime cannot load
-    what an exporter wrote), each message once, with how many records it ended: never findings."""
-    return Counter(r.detail.message for r in records if r.detail.configuration)
+__all__ = ["add_parsers", "cmd_fuzz", "cmd_summary", "findings_of", "markdown_summary", "print_summary"]
 
 
 def findings_of(records: list[ResultRecord]) -> list[ResultRecord]:
@@ -44,56 +21,23 @@ def findings_of(records: list[ResultRecord]) -> list[ResultRecord]:
     return [r for r in records if r.outcome in FINDINGS and not r.detail.configuration]
 
 
-def print_summary(out, records: list[ResultRecord]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    header, rows = summary_rows(records)
-    table = Table(title="conformance results per path")
-    for h in header:
-        table.add_column(h, justify="left" if h in ("path", "device") else "right")
-    for row in rows:
-        table.add_row(*[str(x) if x else ("·" if isinstance(x, int) else str(x)) for x in row])
-    out.print(table)
-    for message, n in configuration_errors(records).items():
-        out.print(escape(f"{message} ({n} record(s), not findings)"), style="red")
-    cov = coverage(records)
-    if cov["programs"]:
-        out.print(f"{cov['programs']} programs; {cov['interesting']} ({cov['interesting'] / cov['programs']:.0%}) "
-                  f"with data-dependent control flow, nested inputs or kwargs; "
-                  f"{cov['data_dependent']} with data-dependent control flow")
-
-
-def markdown_summary(records: list[ResultRecord]) -> str:
-    header, rows = summary_rows(records)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    configuration = configuration_errors(records)
-    if configuration:
-        lines += ["", "## Configuration errors", "",
-                  "Not findings: the installed runtime cannot load what the exporter wrote (choose another "
-                  "`--onnx-opset`).", ""]
-        lines += [f"- {message} ({n} record(s))" for message, n in configuration.items()]
-    findings = findings_of(records)
-    if findings:
-        lines += ["", "## Findings", ""]
-        lines += [f"- `{r.path_id}` {r.outcome} on case `{r.case_id}` (index {r.index})"
-                  + (f" [blamed on {_blame_label(r)}]" if _blame_label(r) else "") + f": {r.detail.message[:300]}"
-                  for r in findings]
-    return "\n".join(lines) + "\n"
-
-
-def _blame_label(record: ResultRecord):
-    from conformance.judge.blame import label_of
-
-    return label_of(record.detail.blame)
-
-
 def cmd_fuzz(args) -> int:
+    """Run a campaign. Whatever the frameworks print in this process (their import logs, from C++ too) goes to
+    ``OUT/logs/parent.log`` (the workers' to their own logs), never over the progress bar and the summary."""
+    from conformance.run.errors import output_to
+
+    folder = Path(args.out)
+    (folder / "logs").mkdir(parents=True, exist_ok=True)
+    with os.fdopen(os.dup(1), "w", buffering=1) as terminal, open(folder / "logs" / "parent.log", "a") as log:
+        with output_to(log):
+            return _fuzz(args, console(terminal), folder)
+
+
+def _fuzz(args, out, folder: Path) -> int:
     from conformance.run.campaign import Campaign, CampaignOptions, ResumeError, WorkerStartError, campaign_manifest
     from conformance.run.database import DatabaseError
+    from conformance.run.schedule import shares
 
-    out = console()
     if args.device == "cuda" and not _cuda_available():
         out.print("--device cuda: no CUDA device here; nothing to run (skipped)", style="yellow")
         return 0
@@ -103,12 +47,13 @@ def cmd_fuzz(args) -> int:
     opset, refused = use_onnx_opset(out, paths, args)
     if refused:  # said once, instead of one conversion error per case
         return 2
-    folder = Path(args.out)
-    generator = {"max_statements": args.max_statements}
+    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths}))}
     if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
         from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
         generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+    if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
+        generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
     memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=folder,
@@ -133,19 +78,26 @@ def cmd_fuzz(args) -> int:
                        status=f"{len({r.case_id for r in seen})} cases, " +
                               ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
+        campaign = Campaign(opts, on_record)
         try:
-            summary = Campaign(opts, on_record).run()
+            summary = campaign.run()
         except (WorkerStartError, ResumeError, DatabaseError) as e:
             raise SystemExit(f"conformance: {e}")
         bar.update(task, completed=args.budget)
+    results = folder / "results.jsonl"
+    records = read_or_exit(results)  # with --resume, earlier runs' records too
+    summary["tasks"] = shares(records, campaign.plan)
     manifest = campaign_manifest(opts, summary, started)
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    records = read_or_exit(folder / "results.jsonl")  # with --resume, earlier runs' records too
-    (folder / "summary.md").write_text(markdown_summary(records))
-    print_summary(out, records)
-    findings = findings_of(records)
-    out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; {len(findings)} findings; "
-              f"results in {folder / 'results.jsonl'}" + (" (interrupted)" if summary["interrupted"] else ""))
+    (folder / "summary.md").write_text(markdown_summary(records, results, summary["tasks"]))
+    print_summary(out, records, results)
+    sampled = sorted({e for e in campaign.plan.every.values() if e > 1})
+    if sampled:
+        out.print("sampled by cost: " + "; ".join(
+            f"1 case in {e}: " + ", ".join(k.replace("@infer", "") for k, x in campaign.plan.every.items() if x == e)
+            for e in sampled) + f" (shares of the worker time in {folder / 'summary.md'})", style="dim")
+    out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; "
+              f"results in {results}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(names_of(args.fail_on))
     return 1 if any(r.outcome in fail_on for r in records) else 0
 
@@ -189,6 +141,9 @@ def add_parsers(sub) -> None:
     f.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
     f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
     f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
+    f.add_argument("--corpus", metavar="DIR", help="start a share of the cases from the IR cases of this corpus "
+                   "(e.g. cases/), mutated by the generator's strategies: a prefix, new weights, new input sets")
+    f.add_argument("--corpus-share", type=float, default=0.25, help="the share of cases --corpus starts (default 0.25)")
     f.add_argument("--fail-on", action="append", help="exit 1 if any record has these outcomes, e.g. mismatch")
     f.add_argument("--resume", action="store_true",
                    help="continue the campaign in --out (same seed and options): skip what is recorded")

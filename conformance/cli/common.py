@@ -16,10 +16,11 @@ def names_of(values) -> list[str]:
     return [name for v in values or [] for name in split_names(v)]
 
 
-def console():
+def console(file=None):
+    """The console commands print on: ``file`` (default: stdout)."""
     from rich.console import Console
 
-    return Console() if sys.stdout.isatty() else Console(width=160)
+    return Console(file=file) if (file or sys.stdout).isatty() else Console(file=file, width=160)
 
 
 def modes(text: str) -> list[str]:
@@ -100,12 +101,15 @@ def load_modules(modules: list[str], command: str = "conformance") -> None:
 
 
 def available_paths(out, args) -> list:
-    """The path records the options choose, less those that cannot run here (each said on ``out``)."""
+    """The path records the options choose, less those that cannot run here (each said on ``out``). What the
+    frameworks print while they are imported (Paddle's and TensorFlow's C++ logs) is kept out of the terminal,
+    unless the import fails."""
     from rich.markup import escape
 
     from conformance.paths.records import (
         FRAMEWORK_MODULES,
         UnknownPathError,
+        duplicate_work,
         framework_available,
         missing_requirements,
         select_paths,
@@ -126,15 +130,24 @@ def available_paths(out, args) -> list:
     if not usable:
         out.print("[red]no installed framework to run[/]")
         return []
+    from conformance.run.errors import printed_output
+
     try:
-        paths = select_paths(usable, names_of(args.paths) or None)
+        with printed_output() as text:
+            paths = select_paths(usable, names_of(args.paths) or None)
     except UnknownPathError as e:
         raise SystemExit(f"conformance: {e}")
+    except BaseException:
+        sys.stderr.write("".join(text))
+        raise
     kept = []
     wanted_modes = getattr(args, "mode", ["infer"])
+    same = {} if names_of(args.paths) else duplicate_work(paths, args.device)
     for p in paths:
         missing = missing_requirements(p)
-        if missing:
+        if p.id in same:
+            out.print(escape(f"leaving out {p.id} (name it with --paths to run it): {same[p.id]}"), style="yellow")
+        elif missing:
             out.print(f"[yellow]skipping {p.id}: needs {', '.join(missing)}[/]")
         elif not set(wanted_modes) & p.modes:
             out.print(f"[yellow]skipping {p.id}: it has no {' or '.join(wanted_modes)} mode "

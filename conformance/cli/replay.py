@@ -43,6 +43,9 @@ def cmd_replay(args) -> int:
 
     out = console()
     if is_model_file(Path(args.file)):  # a hand-written model from cases/
+        if args.localize:
+            out.print("--localize: a hand-written model has no program to cut; conformance check localises a model "
+                      "of your own by its submodules")
         paths = available_paths(out, args)
         if use_onnx_opset(out, paths, args)[1]:
             return 2
@@ -60,9 +63,21 @@ def cmd_replay(args) -> int:
             message = r.detail.message.strip().splitlines()
             out.print(f"{r.case_id}  {r.path_id:<24} {r.outcome:<20} {message[0][:160] if message else ''}",
                       markup=False, highlight=False)
+            if args.localize and r.outcome in FINDINGS and not r.detail.configuration:
+                _localize(r, args.device, out)
     if args.out:
         Path(args.out).write_text("".join(results_line(r) for r in records))
     return 1 if any(r.outcome in FINDINGS and not r.detail.configuration for r in records) else 0
+
+
+def _localize(record, device: str, out) -> None:
+    """``--localize``: where the finding first goes wrong, printed and kept in the record (``--out``)."""
+    from conformance.triage.first_divergence import attach, localize_record
+
+    loc = localize_record(record, device=device)
+    attach(record, loc)
+    out.print(f"    first divergence: {loc.summary()} ({loc.conversions} conversions, {loc.seconds:.1f} s)",
+              markup=False, highlight=False)
 
 
 def add_parsers(sub) -> None:
@@ -72,4 +87,7 @@ def add_parsers(sub) -> None:
     r.add_argument("--case-id")
     r.add_argument("--index", type=int)
     r.add_argument("--out", help="write the new records to this .jsonl")
+    r.add_argument("--localize", action="store_true",
+                   help="localise each finding: the first statement whose values diverge from eager's (at most 20 "
+                        "conversions each), printed and kept in --out's records (detail.localisation)")
     r.set_defaults(fn=cmd_replay)

@@ -12,6 +12,7 @@ from conformance.cli.common import load_modules, names_of, read_or_exit
 from conformance.run.records import FINDINGS
 from conformance.triage.buckets import TriageBucket, find_in_corpus, read_buckets, save_case, triage
 from conformance.triage.bug_report import write_bucket
+from conformance.triage.first_divergence import summary_line
 
 COMMAND = "conformance triage"
 
@@ -19,7 +20,7 @@ COMMAND = "conformance triage"
 def table_rows(buckets: list[TriageBucket]) -> tuple[list[str], list[list[str]]]:
     """The table ``conformance triage`` prints (and writes to summary.md)."""
     header = ["#", "bucket", "path", "outcome", "blamed on", "signature", "minimal program", "findings", "first seen",
-              "statements", "repro.py", "corpus"]
+              "statements", "first divergence", "repro.py", "corpus"]
     rows = []
     for n, b in enumerate(buckets, 1):
         sig = b.signature
@@ -37,7 +38,8 @@ def table_rows(buckets: list[TriageBucket]) -> tuple[list[str], list[list[str]]]
                      ", ".join(sig.ops + sig.constructs) or "-",
                      f"{len(b.findings)} in {len(b.case_ids)} case(s)",
                      "-" if first["seed"] is None else f"seed {first['seed']} #{first['index']}",
-                     size, repro, Path(b.corpus).name if b.corpus else "new"])
+                     size, summary_line({"localisation": b.localisation})[:120], repro,
+                     Path(b.corpus).name if b.corpus else "new"])
     return header, rows
 
 
@@ -63,8 +65,10 @@ def _known_paths(frameworks: set) -> set[str]:
 
 
 def _minimised_buckets(args, out: Path, modules: list[str], say) -> list[TriageBucket]:
-    """Triage the findings of the results files named on the command line, minimising in a worker process."""
-    from conformance.triage.evaluator import Evaluator
+    """Triage the findings of the results files named on the command line, minimising and then localising each
+    bucket's minimal case in one worker process."""
+    from conformance.triage.first_divergence import localize_buckets
+    from conformance.triage.localize_workers import LocalizeEvaluator
 
     records = [r for f in _results_files(args.results) for r in read_or_exit(f, COMMAND)]
     outcomes = names_of(args.outcomes) or list(FINDINGS)
@@ -78,9 +82,12 @@ def _minimised_buckets(args, out: Path, modules: list[str], say) -> list[TriageB
     say(f"{count} finding(s) ({', '.join(outcomes)}) among {len(records)} records; minimising for at most "
         f"{args.max_seconds:g} s")
     (out / "logs").mkdir(parents=True, exist_ok=True)
-    with Evaluator(tuple(modules), args.device, args.timeout, str(out / "logs" / "reducer.log")) as evaluator:
-        return triage(records, evaluator if args.max_seconds > 0 else None, outcomes=outcomes,
-                      max_seconds=args.max_seconds, reduce_seconds=args.reduce_seconds, progress=say)
+    with LocalizeEvaluator(tuple(modules), args.device, args.timeout, str(out / "logs" / "reducer.log")) as worker:
+        buckets = triage(records, worker if args.max_seconds > 0 else None, outcomes=outcomes,
+                         max_seconds=args.max_seconds, reduce_seconds=args.reduce_seconds, progress=say)
+        say(f"localising the first divergence of {len(buckets)} bucket(s) for at most {args.localize_seconds:g} s")
+        localize_buckets(buckets, worker, max_seconds=args.localize_seconds, progress=say)
+    return buckets
 
 
 def _campaign_opset(records: list, outcomes: list, say) -> None:
@@ -178,14 +185,18 @@ def _save(buckets: list[TriageBucket], args, say) -> None:
 def add_parsers(sub) -> None:
     t = sub.add_parser("triage", help="bucket a campaign's findings, minimise them, write reproducers",
                        description="Group the findings of results files into buckets by signature, minimise one "
-                                   "case per bucket, and write a folder per bucket with bucket.json, case.json, "
-                                   "repro.py (+ .npz inputs) and REPORT.md. Given a folder of an earlier triage, "
+                                   "case per bucket, localise where it first goes wrong, and write a folder per "
+                                   "bucket with bucket.json, case.json, repro.py (+ .npz inputs) and REPORT.md. "
+                                   "Given a folder of an earlier triage, "
                                    "reuses its buckets (e.g. to --save them).")
     t.add_argument("results", nargs="+", help="results.jsonl files or campaign folders (or one earlier triage folder)")
     t.add_argument("--out", default="reports/triage", help="folder for the bucket folders (default reports/triage)")
     t.add_argument("--max-seconds", type=float, default=600.0,
                    help="time for minimising, all buckets together (default 600; 0: do not minimise)")
     t.add_argument("--reduce-seconds", type=float, default=120.0, help="time for minimising one case (default 120)")
+    t.add_argument("--localize-seconds", type=float, default=900.0,
+                   help="time for localising the buckets' first divergence, all together (default 900; 0: do not "
+                        "localise, each bucket says so)")
     t.add_argument("--timeout", type=float, default=120.0, help="seconds one candidate or repro.py may run")
     t.add_argument("--outcomes", action="append", help="outcomes to triage (default: " + ",".join(FINDINGS) + ")")
     t.add_argument("--device", default="cpu", choices=("cpu", "cuda"))

@@ -99,7 +99,7 @@ def cmd_check(args) -> int:
         kwargs = {**kwargs, **json.loads(args.kwargs)}
     try:
         report = check(model, list(inputs), kwargs, paths=names_of(args.paths) or None, device=args.device,
-                       onnx_opset=args.onnx_opset)
+                       onnx_opset=args.onnx_opset, isolate=not args.in_process, timeout=args.timeout)
     except CheckError as e:
         raise SystemExit(f"conformance: {e}")
     out = console()
@@ -112,12 +112,16 @@ def cmd_check(args) -> int:
     for row in rows:
         table.add_row(*map(escape, row))
     out.print(table)
+    for line in report.localisations():  # where each mismatch first goes wrong
+        out.print(f"first divergence: {line}", markup=False, highlight=False)
     for note in report.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
     for error in report.configuration_errors:  # each once: the runtime cannot load what would be exported
         out.print(f"configuration error: {error}", markup=False, highlight=False, style="red")
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1, sort_keys=True, default=str))
+    if args.markdown:
+        Path(args.markdown).write_text(report.to_markdown())
     if report.configuration_errors:
         return 2
     fail_on = names_of(args.fail_on) or ["mismatch"]
@@ -135,5 +139,10 @@ def add_parsers(sub) -> None:
     c.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     add_onnx_opset_option(c)
     c.add_argument("--json", help="write the report (every path's record) to this file")
+    c.add_argument("--markdown", help="write the report as a Markdown table (and where mismatches first diverge)")
+    c.add_argument("--timeout", type=float, default=600.0,
+                   help="seconds a path may take in its own process before it is killed (a timeout)")
+    c.add_argument("--in-process", action="store_true",
+                   help="run the paths in this process (no time limit; a crash takes the check down)")
     c.add_argument("--fail-on", action="append", help="exit 1 if a path has these outcomes (default: mismatch)")
     c.set_defaults(fn=cmd_check)

@@ -263,23 +263,38 @@ class Stability:
     decisions: tuple = ()  # ((probe id, bool), ...) in execution order: the control-flow path taken
 
 
-def _near(m64, m32, scale) -> np.ndarray:
-    """Elements whose distance to a threshold is within rounding noise (exact ties excluded)."""
+def _near(m64, m32, scale, elementwise: bool = False) -> np.ndarray:
+    """Elements whose distance to a threshold is within rounding noise (exact ties excluded). A NaN or an infinity
+    is near, except, for an ``elementwise`` comparison or cast, where both runs have the same one: NaN compares
+    false and casts alike every time, so the decision there is the same in both (a control-flow predicate on NaN
+    stays unstable)."""
     noise = np.abs(m32 - m64)
     exact_tie = (m64 == 0) & (m32 == 0)
-    near = (np.abs(m64) <= np.maximum(GUARD_NOISE * noise, GUARD_RTOL * scale + GUARD_ATOL)) & ~exact_tie
-    return near | ~np.isfinite(m64) | ~np.isfinite(m32)  # NaN compares false everywhere: not a stable branch
+    with np.errstate(invalid="ignore"):
+        near = (np.abs(m64) <= np.maximum(GUARD_NOISE * noise, GUARD_RTOL * scale + GUARD_ATOL)) & ~exact_tie
+    nonfinite = ~np.isfinite(m64) | ~np.isfinite(m32)
+    if elementwise:
+        nonfinite &= ~((np.isnan(m64) & np.isnan(m32)) | (np.isinf(m64) & (m64 == m32)))
+    return (near & ~nonfinite if elementwise else near) | nonfinite
+
+
+def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elements where two runs decided differently (NaN in both is the same decision)."""
+    return (a != b) & ~(np.isnan(a) & np.isnan(b))
 
 
 def discrete(probes: list) -> list:
     """What the probes decided: control-flow decisions, comparison signs, int truncations."""
     out = []
     for kind, k, value, decision in probes:
-        if kind == "cmp":
-            a, b = value
-            decision = np.sign(np.asarray(a, np.float64) - np.asarray(b, np.float64)).tolist()
-        elif kind == "int":
-            decision = np.trunc(np.asarray(value, np.float64)).tolist()
+        with np.errstate(invalid="ignore"):
+            if kind == "cmp":
+                a, b = value
+                decision = np.sign(np.asarray(a, np.float64) - np.asarray(b, np.float64))
+            elif kind == "int":
+                decision = np.trunc(np.asarray(value, np.float64))
+        if kind in ("cmp", "int"):  # NaN decides alike each time (it compares false): 0.5, which no sign or trunc is
+            decision = np.where(np.isnan(decision), 0.5, decision).tolist()
         out.append((kind, k, decision))
     return out
 
@@ -310,15 +325,15 @@ def branch_stability(probes32: list, probes64: list, nudged: Optional[list] = No
             (a32, b32), (a64, b64) = p32[2], p64[2]
             m64 = np.asarray(a64, np.float64) - np.asarray(b64, np.float64)
             m32 = np.asarray(a32, np.float64) - np.asarray(b32, np.float64)
-            flip = np.sign(m32) != np.sign(m64)
-            if flip.any() or _near(m64, m32, np.abs(np.asarray(a64)) + np.abs(np.asarray(b64))).any():
+            flip = _differ(np.sign(m32), np.sign(m64))
+            if flip.any() or _near(m64, m32, np.abs(np.asarray(a64)) + np.abs(np.asarray(b64)), True).any():
                 return Stability(False, f"comparison {k}: operands within rounding of each other", decisions)
         elif kind == "int":
             x32, x64 = np.asarray(p32[2], np.float64), np.asarray(p64[2], np.float64)
-            if (np.trunc(x32) != np.trunc(x64)).any():
+            if _differ(np.trunc(x32), np.trunc(x64)).any():
                 return Stability(False, f"int cast {k}: fp32 and fp64 truncate differently", decisions)
             m64 = x64 - np.round(x64)
             m32 = x32 - np.round(x64)
-            if _near(m64, m32, np.abs(x64)).any():
+            if _near(m64, m32, np.abs(x64), True).any():
                 return Stability(False, f"int cast {k}: a value is within rounding of an integer", decisions)
     return Stability(True, "", decisions)

@@ -44,6 +44,7 @@ class OrtModel:
             raise UnknownGraphInputs(f"ONNX graph has inputs {sorted(unknown)} that are not model inputs {names}")
 
     def __call__(self, *args, **kwargs):
-        """Run on the model's (nested) tensor arguments; keyword arguments were fixed at export."""
-        leaves = dict(zip(self.names, (self.to_numpy(t) for t in flatten(list(args)))))
+        """Run on the model's (nested) tensor arguments; keyword arguments and constants were fixed at export."""
+        tensors = [t for t in flatten(list(args)) if not isinstance(t, (type(None), bool, int, float, str))]
+        leaves = dict(zip(self.names, (self.to_numpy(t) for t in tensors)))  # constants were fixed at export
         return FlatOutputs(self.session.run(None, {n: leaves[n] for n in self.wanted}))

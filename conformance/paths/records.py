@@ -24,6 +24,8 @@ from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the pa
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
 FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
                      "tf": "conformance.paths.tf"}
+#: Framework name -> the package it is imported as (and named by in a record's ``versions``).
+FRAMEWORK_PACKAGES = {"torch": "torch", "paddle": "paddle", "tf": "tensorflow"}
 
 #: What a path may be documented to specialise on.
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
@@ -187,6 +189,10 @@ class PathRecord:
     #: a run can tell before any case that the installed onnxruntime cannot load it
     #: (:func:`~conformance.paths.onnx_opset.configuration_errors`); None: not an ONNX path.
     default_onnx_opset: Optional[Callable[[], int]] = None
+    #: A variant that may run the very code of another path: ``(device) -> why`` it does on that device (naming
+    #: the other path; e.g. ``torch.compile(mode='reduce-overhead')`` without CUDA graphs to capture), or None
+    #: where it does not. Such a path is left out of runs that name no paths (:func:`duplicate_work`).
+    same_code_as: Optional[Callable[[str], Optional[str]]] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
@@ -394,7 +400,7 @@ def module_versions(*modules: str) -> dict:
 
 
 def framework_available(name: str) -> bool:
-    return importlib.util.find_spec(name if name != "tf" else "tensorflow") is not None
+    return importlib.util.find_spec(FRAMEWORK_PACKAGES.get(name, name)) is not None
 
 
 def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[str]] = None) -> list[PathRecord]:
@@ -421,6 +427,17 @@ def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[st
     if not any(p.reference for p in chosen):
         chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
     return chosen
+
+
+def duplicate_work(paths: list[PathRecord], device: str) -> dict[str, str]:
+    """``{path id: why}`` of the paths among ``paths`` that would run the same code as another path on
+    ``device`` (:attr:`PathRecord.same_code_as`): a run that names no paths leaves them out."""
+    out = {}
+    for p in paths:
+        why = p.same_code_as(device) if p.same_code_as else None
+        if why:
+            out[p.id] = why
+    return out
 
 
 def missing_requirements(path: PathRecord) -> list[str]:

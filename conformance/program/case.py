@@ -9,6 +9,7 @@ size along the dynamic dim, other kwarg values.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.program.dtypes import leaf_array
 from conformance.program.ir import DictSpec, ProgramError, SeqSpec, Spec, TensorSpec
 from conformance.program.program import Program
 from conformance.program.trees import flatten, map_tree, unflatten  # noqa: F401 - re-exported
@@ -45,7 +47,7 @@ class Case:
     program: Program
     inputs: tuple[InputSet, ...]
 
-    @property
+    @functools.cached_property  # a case never changes: its hash is computed once
     def id(self) -> str:
         h = hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()
         return h[:12]
@@ -80,18 +82,9 @@ class Case:
         return cls(program, inputs)
 
 
-def _leaf_array(spec: TensorSpec, batch: int, rng: np.random.Generator) -> np.ndarray:
-    shape = spec.type.concrete(batch)
-    if spec.dtype == "float32":
-        return rng.uniform(spec.low, spec.high, size=shape).astype(np.float32)
-    if spec.dtype == "int64":
-        return rng.integers(int(spec.low), int(spec.high) + 1, size=shape, dtype=np.int64)
-    return rng.random(size=shape) < 0.5
-
-
 def _build(spec: Spec, batch: int, rng: np.random.Generator):
     if isinstance(spec, TensorSpec):
-        return _leaf_array(spec, batch, rng)
+        return leaf_array(spec, spec.type.concrete(batch), rng)
     if isinstance(spec, SeqSpec):
         items = [_build(i, batch, rng) for i in spec.items]
         return items if spec.kind == "list" else tuple(items)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Union
 
-#: Logical dtypes. ``float32`` is rendered as float64 for the fp64 reference run.
-DTYPES = ("float32", "int64", "bool")
+#: Logical dtypes. ``float32`` is rendered as float64 for the fp64 reference run, and so are ``float16`` and
+#: ``bfloat16`` (a program computing in reduced precision is judged against the exact result);
+#: ``conformance.program.dtypes`` groups them. ``bfloat16`` has no numpy dtype: it is never an input.
+DTYPES = ("float32", "int64", "bool", "float16", "bfloat16", "float64", "int8", "uint8", "int32")
 DYNAMIC = "B"
 
 Dim = Union[int, str]
@@ -45,12 +47,20 @@ class TensorType:
 
 @dataclass(frozen=True)
 class TensorSpec:
-    """A tensor input: its type and the range its values are drawn from."""
+    """A tensor input: its type and the range its values are drawn from.
+
+    ``edge`` names edge values mixed into the drawn ones (``conformance.program.dtypes.EDGE_KINDS``: zeros and
+    -0.0, ties, huge or tiny magnitudes, NaN, infinities); ``values``, when given, are the tensor's values
+    themselves, flat in C order (``"nan"``, ``"inf"``, ``"-inf"`` spelled as strings), the same in every input
+    set: what a hand-reduced case needs.
+    """
 
     shape: tuple[Dim, ...]
     dtype: str = "float32"
     low: float = -1.0
     high: float = 1.0
+    edge: str = ""
+    values: Optional[tuple] = None
 
     @property
     def type(self) -> TensorType:

@@ -18,9 +18,10 @@ from typing import Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
+from conformance.program.edges import EDGE_RANGE
 from conformance.program.ir import OpStmt, Param, ProgramError
 from conformance.program.ops import MAX_ABS, OpRecord, broadcast
-from conformance.program.ops.record import has_data_dim, name_data_dim
+from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
 
 #: How many ops the generator draws for a statement before it takes the next op that fits: many ops fit only
 #: some arguments (a rank, static dims, a value range), and the next one after a run of those would be drawn
@@ -53,15 +54,18 @@ class OpDrawing:
             ts = [env[a].type for a in args]
             try:
                 for t, want in zip(ts, rec.arg_dtypes * rec.arity):
-                    if want != "any" and t.dtype != want:
+                    if not dtype_fits(t.dtype, want):
                         return False
+                edge = any(env[a].edge for a in args)
+                if edge and (not rec.edge_ok or rec.inplace):
+                    return False
                 if rec.inplace and rec.arity == 2:
                     rec.check(ts, {})  # the second argument must broadcast into the first
                 elif rec.arity >= 2 and rec.arg_shapes == "broadcast":
                     broadcast(ts[0].shape, ts[1].shape)
-                if not rec.empty_ok and any(has_data_dim(t) for t in ts):
+                if not rec.empty_ok and any(may_be_empty(t) for t in ts):
                     return False
-                if not rec.domain([env[a].iv for a in args], ts):
+                if not edge and not rec.domain([env[a].iv for a in args], ts):
                     return False
             except ProgramError:
                 return False
@@ -148,8 +152,12 @@ class OpDrawing:
         if rec.name == "mul_kwarg":
             attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
         out_t = rec.check(types, attrs)
-        iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
-        assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
+        edge = any(scope.env[a].edge for a in args)
+        if edge:  # NaN, infinities or values past the op's domain: no value range holds (see OpRecord.edge_ok)
+            iv = EDGE_RANGE
+        else:
+            iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
+            assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
         params = []
         for weight in rec.params(types, attrs):
             params.append(f"p{len(self.params)}")
@@ -161,17 +169,17 @@ class OpDrawing:
             assume(scope.may_assign(target, out_t, iv))  # e.g. a loop-carried variable must stay in range
             if target not in scope.local:
                 scope.reassigned.add(target)
-            scope.env[target] = self.variable(out_t, iv)
+            scope.env[target] = self.variable(out_t, iv, edge)
             self.recent.append(target)
             return first + [dataclasses.replace(stmt, out=target)]
         if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
             name = self.fresh()
             scope.local.add(name)
-            scope.env[name] = self.variable(name_data_dim(out_t, name), iv)
+            scope.env[name] = self.variable(name_data_dim(out_t, name), iv, edge)
             self.recent.append(name)
             made = dataclasses.replace(stmt, out=name)
         else:
-            made = self.assign(scope, stmt, out_t, iv)
+            made = self.assign(scope, stmt, out_t, iv, edge)
         if rec.view:
             self.aliased.update((made.out, args[0]))
         return first + [made]

@@ -9,6 +9,7 @@ load (:mod:`conformance.program.typecheck`), so a malformed case file fails with
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -230,7 +231,7 @@ class Program:
             raise ProgramError(f"not valid JSON: {e}") from None
         return cls.from_dict(data)
 
-    @property
+    @functools.cached_property  # a program never changes: its hash is computed once
     def id(self) -> str:
         """A short content hash: the same program always has the same id."""
         d = self.to_dict()
@@ -246,7 +247,12 @@ def _bool(value, what: str) -> bool:
 
 def _spec_to(s: Spec) -> dict:
     if isinstance(s, TensorSpec):
-        return {"kind": "tensor", "shape": list(s.shape), "dtype": s.dtype, "low": s.low, "high": s.high}
+        d = {"kind": "tensor", "shape": list(s.shape), "dtype": s.dtype, "low": s.low, "high": s.high}
+        if s.edge:  # written only when set, so older programs keep their JSON (and ids)
+            d["edge"] = s.edge
+        if s.values is not None:
+            d["values"] = list(s.values)
+        return d
     if isinstance(s, SeqSpec):
         return {"kind": s.kind, "items": [_spec_to(i) for i in s.items]}
     return {"kind": "dict", "items": [[k, _spec_to(v)] for k, v in s.items]}
@@ -255,7 +261,9 @@ def _spec_to(s: Spec) -> dict:
 def _spec_from(d: dict) -> Spec:
     kind = d["kind"]
     if kind == "tensor":
-        return TensorSpec(tuple(d["shape"]), d["dtype"], float(d["low"]), float(d["high"]))
+        values = d.get("values")
+        return TensorSpec(tuple(d["shape"]), d["dtype"], float(d["low"]), float(d["high"]), d.get("edge", ""),
+                          None if values is None else tuple(values))
     if kind in ("list", "tuple"):
         return SeqSpec(kind, tuple(_spec_from(i) for i in d["items"]))
     if kind == "dict":

@@ -20,8 +20,13 @@ def inside(a: Interval, b: Interval) -> bool:
 
 @dataclass
 class Variable:
+    """A variable in scope: its type, the interval its values lie in, and whether it may hold edge values
+    (NaN, infinities, values past an op's domain: then ``iv`` says nothing and only ops with
+    ``OpRecord.edge_ok`` take it)."""
+
     type: TensorType
     iv: Interval
+    edge: bool = False
 
 
 @dataclass
@@ -48,7 +53,7 @@ class Scope:
         if limits is None:
             inherited.update({n: None for n in self.local})
         owned = set() if loop else (None if self.loop_owned is None else self.loop_owned | self.local)
-        return Scope(dict((k, Variable(v.type, v.iv)) for k, v in self.env.items()), inherited, self.depth + 1,
+        return Scope(dict((k, Variable(v.type, v.iv, v.edge)) for k, v in self.env.items()), inherited, self.depth + 1,
                       self.loops + ((loop,) if loop else ()), loop_owned=owned)
 
     def may_write_in_place(self, name: str) -> bool:

@@ -23,6 +23,9 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from conformance.program.case import Case, InputSet
+from conformance.program.edges import EDGE_CONSTRUCTS, EdgeStatements, turned_on
+from conformance.program.edges import leaf as edge_leaf
+from conformance.program.edges import shape as edge_shape
 from conformance.program.effects import EFFECT_CONSTRUCTS, EffectDrawing, opted_out
 from conformance.program.ir import (
     DYNAMIC,
@@ -54,14 +57,16 @@ from conformance.program.ir import (
 )
 from conformance.program.op_drawing import OpDrawing
 from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval
-from conformance.program.ops.record import FRAMEWORKS, has_data_dim
+from conformance.program.ops.record import FRAMEWORKS, may_be_empty
 from conformance.program.program import Program
 from conformance.program.scope import Scope, Variable, join
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
               "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop")
-#: Opt-in constructs, drawn only when named in ``constructs`` (``CONSTRUCTS + TRAIN_CONSTRUCTS``):
+#: Opt-in constructs, drawn only when named in ``constructs``: ``EDGE_CONSTRUCTS`` (imported from
+#: :mod:`conformance.program.edges`: dtypes, edge values and edge shapes, each then in a share of the programs),
+#: and (``CONSTRUCTS + TRAIN_CONSTRUCTS``):
 #: ``train_layers`` adds the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm,
 #: detach; see ``OpRecord.train_layer``), as statements of their own, and draws whether the model is put
 #: in ``train()`` before conversion (``Program.training``). Gradient and training-step campaigns use it.
@@ -72,10 +77,10 @@ INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
-               "train_layers") + EFFECT_CONSTRUCTS * 3 + ("dynamism",) * 3  # opt-in: conformance.program.effects
+               "train_layers", "dtypes", "edge_values", "edge_shapes") + EFFECT_CONSTRUCTS * 3 + ("dynamism",) * 3
 
 
-class _Gen(OpDrawing, EffectDrawing):
+class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
     def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple):
         self.draw = draw
         self.max_statements = max_statements
@@ -93,6 +98,8 @@ class _Gen(OpDrawing, EffectDrawing):
         # variables an in-place op must not touch: inputs, views, and variables a view was taken of
         # (conservative: by name, for the whole program)
         self.aliased: set[str] = set()
+        self.edges: frozenset = frozenset()  # the edge constructs this program uses (conformance.program.edges)
+        self.renderable: tuple = ()  # the ops the program's frameworks can all render (for the edge constructs)
 
     def fresh(self, prefix="v") -> str:
         self.counter += 1
@@ -103,6 +110,8 @@ class _Gen(OpDrawing, EffectDrawing):
         d = self.draw
         if base is not None and d(st.booleans()) is False:
             return base
+        if self.edges:
+            return edge_shape(d, self.edges, "dynamic_dim" in self.constructs)
         rank = d(st.integers(1, 4))
         dims = [d(st.integers(1, 5)) for _ in range(rank)]
         if "dynamic_dim" in self.constructs and d(st.booleans()):
@@ -110,6 +119,8 @@ class _Gen(OpDrawing, EffectDrawing):
         return tuple(dims)
 
     def leaf(self, base) -> TensorSpec:
+        if self.edges:
+            return edge_leaf(self.draw, self.edges, self.shape(base), INPUT_RANGES)
         lo, hi = self.draw(st.sampled_from(INPUT_RANGES))
         return TensorSpec(self.shape(base), "float32", lo, hi)
 
@@ -158,7 +169,7 @@ class _Gen(OpDrawing, EffectDrawing):
 
     def statement(self, scope: Scope) -> list:
         kinds = [k for k in _STMT_KINDS if k == "op" or (scope.depth < self.max_depth and k in self.constructs)
-                 or (k in ("train_layers",) + EFFECT_CONSTRUCTS and k in self.constructs)]
+                 or (k in ("train_layers",) + EFFECT_CONSTRUCTS and k in self.constructs) or k in self.edges]
         kind = self.draw(st.sampled_from(kinds))
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
@@ -168,12 +179,13 @@ class _Gen(OpDrawing, EffectDrawing):
         layers = [rec for rec in self.ops if rec.train_layer]
         return self.op(scope, layers) if layers else None
 
-    def variable(self, t: TensorType, iv: Interval) -> Variable:
-        """A variable of type ``t`` with values in ``iv``, for a scope's environment."""
-        return Variable(t, iv)
+    def variable(self, t: TensorType, iv: Interval, edge: bool = False) -> Variable:
+        """A variable of type ``t`` with values in ``iv`` (``edge``: it may hold edge values), for a scope."""
+        return Variable(t, iv, edge)
 
-    def assign(self, scope: Scope, stmt: OpStmt, t: TensorType, iv: Interval) -> OpStmt:
-        targets = [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
+    def assign(self, scope: Scope, stmt: OpStmt, t: TensorType, iv: Interval, edge: bool = False) -> OpStmt:
+        # a result with edge values gets a new variable (a branch joins value ranges, not edge flags)
+        targets = [] if edge else [n for n in sorted(scope.env) if scope.may_assign(n, t, iv)]
         name = None
         if targets and self.draw(st.booleans()):
             name = self.draw(st.sampled_from(targets))
@@ -182,7 +194,7 @@ class _Gen(OpDrawing, EffectDrawing):
             scope.local.add(name)
         elif name not in scope.local:
             scope.reassigned.add(name)
-        scope.env[name] = Variable(t, iv)
+        scope.env[name] = Variable(t, iv, edge)
         self.recent.append(name)
         return dataclasses.replace(stmt, out=name)
 
@@ -191,7 +203,7 @@ class _Gen(OpDrawing, EffectDrawing):
         if scope.reassigned:
             return []
         targets = [n for n in sorted(scope.limits) if scope.env[n].type.dtype == "float32"
-                   and scope.limits[n] is None]
+                   and scope.limits[n] is None and not scope.env[n].edge]
         if not targets:
             return []
         var = self.draw(st.sampled_from(targets))
@@ -208,7 +220,7 @@ class _Gen(OpDrawing, EffectDrawing):
         """Float variables a condition or a loop may read (not one with a data-dependent size: it may be empty,
         and a reduction of an empty tensor in a condition fails or is NaN)."""
         return [n for n in sorted(scope.env) if scope.env[n].type.dtype == "float32"
-                and not has_data_dim(scope.env[n].type)]
+                and not may_be_empty(scope.env[n].type) and not scope.env[n].edge]
 
     def tensor_cond(self, scope: Scope, var: Optional[str] = None) -> TensorCond:
         d = self.draw
@@ -366,10 +378,14 @@ def _use_every_input(g: "_Gen", inputs: tuple, body: list, output):
     if not unused:
         return body, output
     n_gets = next((i for i, s in enumerate(body) if not isinstance(s, Get)), len(body))
+    leaves = {(i.name, path): leaf.dtype for i in inputs for path, leaf in spec_leaves(i.spec)}
+    leaf_dtypes = {get.out: leaves[(get.source, tuple(get.path))] for get in body[:n_gets]}
     added = []
     for get in body[:n_gets]:
         if get.source + "".join(f".{step}" for step in get.path) in unused:
-            added.append(OpStmt(g.fresh(), "tanh", (get.out,)))
+            dtype = leaf_dtypes[get.out]
+            added.append(OpStmt(g.fresh(), "tanh", (get.out,)) if dtype == "float32" else
+                         OpStmt(g.fresh(), "cast", (get.out,), (("dtype", "float32"),)))
     extras = tuple(OutVar(s.out) for s in added)
 
     def widen(out):
@@ -415,10 +431,10 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         campaign of one framework passes it alone and gets the ops only it has too).
     """
     constructs = frozenset(constructs)
-    unknown = constructs - set(CONSTRUCTS + TRAIN_CONSTRUCTS + EFFECT_CONSTRUCTS)
+    known = CONSTRUCTS + TRAIN_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS
+    unknown = constructs - set(known)
     if unknown:
-        raise ValueError(f"unknown constructs {sorted(unknown)}; known: "
-                         f"{', '.join(CONSTRUCTS + TRAIN_CONSTRUCTS + EFFECT_CONSTRUCTS)}")
+        raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(known)}")
     train = "train_layers" in constructs
     frameworks = tuple(frameworks)
     if ops is None:
@@ -431,6 +447,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             raise ValueError(f"unknown op {name!r}")
     g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names)
     seed = draw(st.integers(0, 2**31 - 1))
+    g.edges = turned_on(draw, constructs)
+    g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     base = g.shape(None)
     inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))
     if "kwargs" in constructs:
@@ -442,7 +460,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             name = g.fresh()
             body.append(Get(name, inp.name, path))
             g.aliased.add(name)
-            scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high))
+            scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high), bool(leaf.edge))
             scope.local.add(name)
     body.extend(g.input_writes(scope, [s.out for s in body]))  # only with the opt-in "mutation" construct
     envs = []  # the variables visible before each top-level statement, for early returns
@@ -458,8 +476,9 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             if same:
                 mapping[leaf] = draw(st.sampled_from(same))
         cond = g.kwarg_cond(scope) if g.kwargs and draw(st.booleans()) else None
-        if cond is None and any(env[n].dtype == "float32" for n in env):
-            cond = g.tensor_cond(Scope({n: scope.env[n] for n in env}, {}, 0))
+        before = Scope({n: scope.env[n] for n in env}, {}, 0)
+        if cond is None and g._float_vars(before):
+            cond = g.tensor_cond(before)
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
     # users' models mostly use every input; now and then one is unused (a saved static graph drops it)

@@ -10,6 +10,7 @@ import keyword
 import re
 from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
+from conformance.program.dtypes import check_spec
 from conformance.program.ir import (
     DTYPES,
     DYNAMIC,
@@ -69,8 +70,11 @@ def spec_type_check(spec: Spec, where: str) -> None:
         if spec.dtype not in DTYPES:
             raise ProgramError(f"{where}: unknown dtype {spec.dtype!r}")
         for d in spec.shape:
-            if not (d == DYNAMIC or (isinstance(d, int) and not isinstance(d, bool) and d >= 1)):
-                raise ProgramError(f"{where}: bad dim {d!r} (a positive int or {DYNAMIC!r})")
+            if not (d == DYNAMIC or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)):
+                raise ProgramError(f"{where}: bad dim {d!r} (an int >= 0 or {DYNAMIC!r})")
+        why = check_spec(spec, where)
+        if why:
+            raise ProgramError(why)
         if not spec.low < spec.high:
             raise ProgramError(f"{where}: empty value range [{spec.low}, {spec.high}]")
     elif isinstance(spec, SeqSpec):

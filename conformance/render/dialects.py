@@ -7,6 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from conformance.program.ir import DTYPES
+
+
+def spellings(module: str) -> dict:
+    """``module.<dtype>`` for every IR dtype (torch, paddle and tensorflow name them alike)."""
+    return {dtype: f"{module}.{dtype}" for dtype in DTYPES}
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -45,7 +52,7 @@ TORCH = Dialect(
             "import torch.nn.functional as F\n",
     base_class="torch.nn.Module",
     param="self.{name} = torch.nn.Parameter(torch.from_numpy({value}))",
-    dtypes={"float32": "torch.float32", "float64": "torch.float64"},
+    dtypes=spellings("torch"),
     reduce={"sum": "{0}.sum()", "mean": "{0}.mean()", "amax": "{0}.amax()", "amin": "{0}.amin()"},
     tensor_type="torch.Tensor",
     list_type="List[{0}]",
@@ -63,7 +70,7 @@ PADDLE = Dialect(
     base_class="paddle.nn.Layer",
     param="self.{name} = self.create_parameter({value}.shape, dtype={np_float!r}, "
           "default_initializer=paddle.nn.initializer.Assign({value}.astype({np_float!r})))",
-    dtypes={"float32": "paddle.float32", "float64": "paddle.float64"},
+    dtypes=spellings("paddle"),
     reduce={"sum": "{0}.sum()", "mean": "{0}.mean()", "amax": "{0}.max()", "amin": "{0}.min()"},
     tensor_type="paddle.Tensor",
     list_type="List[{0}]",
@@ -79,7 +86,7 @@ TF = Dialect(
     imports="from typing import Dict, List, Tuple\n\nimport numpy as np\nimport tensorflow as tf\n",
     base_class="tf.Module",
     param="self.{name} = tf.Variable({value}.astype({np_float!r}), name={name!r})",
-    dtypes={"float32": "tf.float32", "float64": "tf.float64"},
+    dtypes=spellings("tf"),
     reduce={"sum": "tf.reduce_sum({0})", "mean": "tf.reduce_mean({0})", "amax": "tf.reduce_max({0})",
             "amin": "tf.reduce_min({0})"},
     tensor_type="tf.Tensor",

@@ -35,11 +35,24 @@ def _starts(s) -> str:
     raise TypeError(s)
 
 
+def _method_index(lines: list, framework: str):
+    """The index of the line that defines the model's method (``def forward(``), or None."""
+    method = f"    def {DIALECTS[framework].method}("
+    return next((i for i, line in enumerate(lines) if line.startswith(method)), None)
+
+
+def method_line(program: Program, framework: str, source: str = "") -> tuple:
+    """``(line number, line text)`` of the model's method definition (``def forward(self, x0, ...)``: the inputs
+    the model takes)."""
+    lines = (source or render(program, framework)).splitlines()
+    at = _method_index(lines, framework)
+    return (at + 1, lines[at].strip()) if at is not None else (None, "")
+
+
 def output_line(program: Program, framework: str, source: str = "") -> tuple:
     """``(line number, line text)`` of the model's final ``return`` (of ``program.output``)."""
     lines = (source or render(program, framework)).splitlines()
-    method = f"    def {DIALECTS[framework].method}("
-    at = next((i for i, line in enumerate(lines) if line.startswith(method)), None)
+    at = _method_index(lines, framework)
     if at is None:
         return None, ""
     end = next((i for i in range(at + 1, len(lines)) if lines[i] and not lines[i].startswith("    ")), len(lines))
@@ -51,8 +64,7 @@ def statement_lines(program: Program, framework: str, source: str = "") -> dict:
     """``{location: (line number, line text)}`` of every statement in the clean rendering of ``program`` for
     ``framework`` (``source``: that rendering, if already made). Line numbers count from 1."""
     lines = (source or render(program, framework)).splitlines()
-    method = f"    def {DIALECTS[framework].method}("
-    at = next((i for i, line in enumerate(lines) if line.startswith(method)), None)
+    at = _method_index(lines, framework)
     found: dict = {}
     if at is None:
         return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from conformance.program.dtypes import is_float
 from conformance.program.ir import (
     Break,
     Continue,
@@ -126,6 +127,9 @@ class ModelWriter:
         self.probed = probed
         self.float = d.dtypes[float_dtype]
         self.np_float = float_dtype
+        # how an op's ``dtype`` attribute is spelled: every float is float64 in the fp64 reference
+        self.spell = {t: d.dtypes[float_dtype if t == "float32" or (is_float(t) and float_dtype == "float64") else t]
+                      for t in d.dtypes}
         self.arg_types = op_arg_types(program)
         self.lines: list[str] = []
         self.n_probes = 0
@@ -165,6 +169,8 @@ class ModelWriter:
         if rec.fields:  # computed fields may name the arguments and weights too ({0}: tf.shape({0})[1], {p0})
             fields.update({k: v.format(*s.args, **fields) if isinstance(v, str) else v
                            for k, v in rec.template_fields(self.arg_types[id(s)], attrs).items()})
+        if "dtype" in attrs:
+            fields["dtype"] = self.spell[attrs["dtype"]]
         if "dim" in attrs:
             fields["index_prefix"] = ":, " * attrs["dim"]
         if "shape" in attrs:

@@ -22,6 +22,7 @@ from conformance.report.figures import (
     replay_command,
     row_label,
 )
+from conformance.report.ops_view import op_table
 
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
@@ -113,5 +114,5 @@ def render_html(dashboard: Dashboard, out: Path, title: str) -> str:
         matrix=dashboard.matrix, latency=lat, run_chart=run_chart, convert_chart=convert_chart,
         trends=[(t, line_chart(t)) for t in dashboard.trends], frameworks_latest=frameworks_latest,
         totals=Tally.of(dashboard.latest), device_suffix=lambda r: device_suffix(r, rows),
-        max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
+        ops=op_table(dashboard.latest), max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
         generated=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))

@@ -16,6 +16,7 @@ from typing import Iterable, NamedTuple, Optional
 from conformance.judge.blame import label_of
 from conformance.report.results import Results, version_key
 from conformance.run.records import FINDINGS, ReportError, ResultRecord, path_id
+from conformance.triage.first_divergence import localisation_of, summary_line
 from conformance.triage.signatures import failure_key
 
 #: How the dashboard groups outcomes. Only ``pass`` is a pass: ``unsupported``, ``expected`` (a documented
@@ -27,6 +28,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "unsupported": ("unsupported",),
     "expected": ("expected_divergence",),
     "not judged": ("discarded",),
+    "harness error": ("harness_error",),
 }
 GROUP_OF = {o: g for g, outcomes in GROUPS.items() for o in outcomes}
 #: Outcomes whose record timed the converted model on every input set (usable for latency).
@@ -223,6 +225,7 @@ class BucketFolder:
     case_ids: frozenset
     path: Optional[str]  # "framework.path", or None for any path
     files: list[str]  # repro.py, runtime/repro.py (onnxruntime's bugs), REPORT.md: those present
+    first_divergence: str = "not localised"  # where its minimal case first goes wrong, or why that is not known
 
     def matches(self, record: ResultRecord) -> bool:
         return record.case_id in self.case_ids and self.path in (None, record.path_id)
@@ -244,7 +247,9 @@ def read_triage(folder) -> list[BucketFolder]:
             raise ReportError(f"{file}: a bucket needs a JSON object with a list 'case_ids' ({e})")
         title = doc.get("title") or doc.get("signature") or file.parent.name
         files = [f for f in ("repro.py", "runtime/repro.py", "REPORT.md") if (file.parent / f).exists()]
-        bucket_folders.append(BucketFolder(file.parent, str(title), ids, doc.get("path"), files))
+        bucket_folders.append(BucketFolder(file.parent, str(title), ids, doc.get("path"), files,
+                                           summary_line(doc) if doc.get("localisation") else
+                                           "not localised (a triage from before localisation)"))
     return bucket_folders
 
 
@@ -262,6 +267,18 @@ class FailureGroup:
     #: An ONNX path's findings: the component they are blamed on (:func:`conformance.judge.blame.label_of`:
     #: ``exporter``, ``onnxruntime.kernel``, ``onnxruntime.optimizer``, ``undecided``); None elsewhere.
     blame: Optional[str] = None
+
+    @property
+    def first_divergence(self) -> str:
+        """Where the bucket first goes wrong (its triage bucket's localisation, else one kept in a record by
+        ``conformance replay --localize``), or why that is not known."""
+        if self.triage is not None:
+            return self.triage.first_divergence
+        kept = next((r for r in self.records if localisation_of(r) is not None), None)
+        if kept is not None:
+            return f"{summary_line(kept)} (case {kept.case_id})"
+        return ("not localised: conformance triage localises every bucket (pass its folder with --triage), "
+                "conformance replay --localize a case")
 
     @property
     def common_constructs(self) -> list[str]:
@@ -336,8 +353,12 @@ def build_dashboard(results: Results, triage: Iterable = ()) -> Dashboard:
 
 
 def describe_versions(versions: dict, framework: str) -> str:
-    rest = ", ".join(f"{k} {v}" for k, v in sorted(versions.items()) if k != framework)
-    return f"{framework} {versions.get(framework, '?')}" + (f" ({rest})" if rest else "")
+    """``tf 2.21.0 (onnx 1.19.0, ...)``: the framework's version (recorded under its package's name) first."""
+    from conformance.paths.records import FRAMEWORK_PACKAGES
+
+    package = FRAMEWORK_PACKAGES.get(framework, framework)
+    rest = ", ".join(f"{k} {v}" for k, v in sorted(versions.items()) if k not in (framework, package))
+    return f"{framework} {versions.get(package, versions.get(framework, '?'))}" + (f" ({rest})" if rest else "")
 
 
 def replay_command(record: ResultRecord, results: Results) -> str:

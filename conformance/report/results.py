@@ -83,12 +83,15 @@ def read_run(source) -> Run:
 
 def _fill_framework_versions(run: Run) -> None:
     """A record whose eager reference failed carries no framework version: take its run's."""
+    from conformance.paths.records import FRAMEWORK_PACKAGES
+
+    versioned = lambda r: FRAMEWORK_PACKAGES.get(r.framework, r.framework) in r.versions  # noqa: E731
     usual: dict[str, Counter] = defaultdict(Counter)
     for r in run.records:
-        if r.framework in r.versions:
+        if versioned(r):
             usual[r.framework][version_key(r.versions)] += 1
     for r in run.records:
-        if r.framework not in r.versions and usual[r.framework]:
+        if not versioned(r) and usual[r.framework]:
             r.versions = dict(usual[r.framework].most_common(1)[0][0])
 
 

@@ -62,7 +62,7 @@ _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff
 def junit_xml(dashboard: Dashboard) -> str:
     """JUnit XML: a test suite per path, a test case per (case, path) of the latest version sets.
 
-    ``mismatch`` is a failure; conversion and runtime errors, timeouts and crashes are errors;
+    ``mismatch`` is a failure; conversion and runtime errors, timeouts, crashes and harness errors are errors;
     ``unsupported``, ``expected_divergence`` and ``discarded`` are skipped with the outcome named.
     """
     import xml.etree.ElementTree as ET
@@ -85,7 +85,7 @@ def junit_xml(dashboard: Dashboard) -> str:
             group = GROUP_OF[r.outcome]
             if group == "mismatch":
                 tag = "failure"
-            elif group == "error":
+            elif group in ("error", "harness error"):
                 tag = "error"
             elif group != "pass":
                 tag = "skipped"

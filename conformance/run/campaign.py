@@ -3,6 +3,9 @@
 * **Deterministic**: case ``i`` of seed ``s`` is the same on every run and machine with the same
   Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
   ``hypothesis.seed``).
+* **Scheduled by cost**: each task (a path in a mode) judges the cases its cost class gives it
+  (:mod:`conformance.run.schedule`): cheap tasks every case, the most expensive one case in eight; which
+  tasks judge a case depends on the options and the case's position alone, never on timing.
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
   (segfault, abort) turns the path it was running into a ``crash`` record; one that runs past
   ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The worker is
@@ -26,6 +29,7 @@ import os
 import signal
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -65,11 +69,13 @@ def _seed_alone():
 
 def generate_cases(seed: int, **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
-    run, machine and worker count (with the same Hypothesis version), whatever else is imported."""
+    run, machine and worker count (with the same Hypothesis version), whatever else is imported.
+    ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
+    are neighbours of the corpus's IR cases)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from conformance.program.strategies import cases
+    from conformance.run.neighbours import campaign_cases
 
     seen: set[str] = set()
     chunk = 0
@@ -79,7 +85,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
         @hseed(seed * 1_000_003 + chunk)
         @settings(max_examples=CHUNK, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(cases(**options))
+        @given(campaign_cases(**options))
         def draw(case):
             drawn.append(case)
 
@@ -117,13 +123,16 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import importlib
 
-    from conformance.paths.records import PATHS, select_paths
+    from conformance.paths.records import PATHS, load_framework, select_paths
     from conformance.run.runner import run_case, split_task_key
 
     for module in modules:
         importlib.import_module(module)
     frameworks = sorted({p.split(".")[0] for p in path_ids})
     select_paths(frameworks)
+    for fw in frameworks:  # the converters and runtimes each record names (onnxscript takes seconds to import)
+        load_framework(fw).versions()
+    sys.dont_write_bytecode = True  # each rendered model is imported once: no .pyc to write
     conn.send(("ready", None))  # imports done: the parent starts the clock only now
     while True:
         try:
@@ -184,6 +193,7 @@ class CampaignOptions:
     database: Optional[str] = None  # a shared findings database (conformance.run.database): replayed first, fed
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
     onnx_opset: Optional[int] = None  # the ONNX opset asked of every exporter (--onnx-opset); None: their defaults
+    costs: Optional[dict] = None  # seconds per program by task key, for the schedule (None: run.costs.COSTS)
 
 
 class ResumeError(RuntimeError):
@@ -220,6 +230,12 @@ class Campaign:
         self.startup_failures = 0
         self.t0: Optional[float] = None  # when the first worker became ready
         self.stopped = False
+        from conformance.run.runner import task_key, tasks_of
+        from conformance.run.schedule import schedule
+
+        #: which tasks judge which case (:mod:`conformance.run.schedule`)
+        self.plan = schedule([task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)],
+                             options.costs)
 
     def _spawn(self, slot: int) -> _Worker:
         parent, child = self.ctx.Pipe()
@@ -334,6 +350,7 @@ class Campaign:
         from conformance.run.runner import task_key, tasks_of
 
         keys = [task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)]
+        plan = self.plan
         db = None
         replays: list[_Job] = []
         if options.database:
@@ -369,13 +386,16 @@ class Campaign:
                 if case_id != case.id:
                     raise ResumeError(f"case {index} in {options.out / 'results.jsonl'} is {case_id}, this campaign's "
                                       f"is {case.id}: resume with the seed and options that made those results")
-                remaining = [k for k in keys if k not in have]
+                remaining = [k for k in plan.tasks(keys, index // shards) if k not in have]
                 if remaining:
                     return _Job(index, case, remaining)
             return None
 
         self.workers = [self._spawn(i) for i in range(max(1, options.workers))]
         exhausted = False
+        # cases drawn ahead, in order, while the workers start and run (drawing a case overlaps their work)
+        ahead: deque = deque()
+        drained = False
         try:
             while True:
                 out_of_time = (self.t0 is not None and time.monotonic() - self.t0 >= options.budget) or exhausted \
@@ -384,13 +404,19 @@ class Campaign:
                     if worker.ready and worker.job is not None and worker.job.started is None:
                         self._send(worker, worker.job)  # a case resumed after a crash or timeout
                     elif worker.ready and worker.job is None and not out_of_time:
-                        job = next_job()
+                        job = ahead.popleft() if ahead else None if drained else next_job()
                         if job is None:
                             exhausted = out_of_time = True
                         else:
                             self._send(worker, job)
                 if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break
+                while (not out_of_time and not drained and len(ahead) < 2 * len(self.workers)
+                       and not any(w.conn.poll() for w in self.workers)):
+                    job = next_job()
+                    drained = job is None
+                    if job is not None:
+                        ahead.append(job)
                 wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=1.0)
                 for slot, worker in enumerate(list(self.workers)):
                     try:

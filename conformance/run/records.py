@@ -22,12 +22,13 @@ from conformance.version import __version__
 SCHEMA_VERSION = 1
 #: What happened to a case along a path in a mode (the closed set; ``reports/README.md`` says what each means).
 Outcome = Literal["pass", "mismatch", "conversion_error", "runtime_error", "unsupported", "expected_divergence",
-                  "timeout", "crash", "discarded"]
+                  "timeout", "crash", "discarded", "harness_error"]
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
-#: Outcomes that are findings worth a look (a campaign's exit status counts these).
+#: Outcomes that are findings worth a look (a campaign's exit status counts these). ``harness_error`` (an
+#: exception raised in this project's own code) is never a framework's finding: it is this project's bug.
 FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
 #: The outcome a record takes from its input sets' outcomes: the first of these any input set has.
-SEVERITY = ("crash", "mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
+SEVERITY = ("harness_error", "crash", "mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
 
 
 class ReportError(ValueError):

@@ -13,12 +13,9 @@ error handling, oracle, guard and record.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import re
-import sys
-import tempfile
 import time
 import traceback
 import warnings
@@ -34,56 +31,20 @@ from conformance.program.case import Case, map_tree, materialize
 from conformance.program.effects import stateful
 from conformance.program.program import tensor_names
 from conformance.render.source import cache_dir, load_model_module
+from conformance.run.errors import (
+    captured_output,
+    error_text,
+    harness_error,
+    harness_fault,
+    out_of_memory,
+    short,
+)
 from conformance.run.onnx_checks import RuntimeCannotLoad, blame_error, blame_mismatch, is_onnx, onnx_detail
 from conformance.run.records import FINDINGS, OUTCOMES, SEVERITY, InputResult, ResultDetail, ResultRecord
 
 __all__ = ["FINDINGS", "OUTCOMES", "RECORD_HOOKS", "captured_output", "check", "convert_context", "error_text",
-           "get_mode", "nudge", "path_workdir", "prepare", "run_case", "run_path", "split_task_key", "task_key",
-           "tasks_of"]
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def error_text(e: BaseException) -> str:
-    """``Type: message``; a bare exception (an ``assert`` deep in a framework) says where it was raised."""
-    text = f"{type(e).__name__}: {e}"
-    if not str(e) and e.__traceback__ is not None:
-        frame = traceback.extract_tb(e.__traceback__)[-1]
-        text += f"(raised at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}: {frame.line})"
-    return _ANSI.sub("", text)
-
-
-@contextlib.contextmanager
-def captured_output(detail: ResultDetail, keep: int = 2000):
-    """Capture what the framework prints to fd 1 and 2 (C++ too) into ``detail.output_tail`` (its tail)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    with tempfile.TemporaryFile() as tmp:
-        os.dup2(tmp.fileno(), 1)
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            for fd in saved:
-                os.close(fd)
-            tmp.seek(0)
-            text = _ANSI.sub("", tmp.read().decode(errors="replace"))
-            if text.strip():
-                detail.output_tail = ((detail.output_tail or "") + text)[-keep:]
-
-
-def _out_of_memory(e: BaseException) -> bool:
-    return isinstance(e, MemoryError) or "can't allocate memory" in str(e) or "std::bad_alloc" in str(e)
-
-
-def _short(text: str, n: int = 2000) -> str:
-    return text if len(text) <= n else text[: n // 2] + "\n...\n" + text[-n // 2:]
-
+           "get_mode", "harness_fault", "nudge", "path_workdir", "prepare", "run_case", "run_path", "split_task_key",
+           "task_key", "tasks_of"]
 
 #: Warnings by which a conversion says it froze a value or a branch of the example it ran on.
 _FREEZING_WARNING = re.compile(r"TracerWarning|might not generali[sz]e|treated as a constant|"
@@ -193,13 +154,16 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     try:
         judged = rules.judged(prep)
     except Exception as e:  # noqa: BLE001 - eager itself fails in this mode: no path can be judged
+        where = harness_fault(e)
+        if where:
+            return harness_error(record, e, where, f"the eager {mode} reference")
         text = error_text(e)
         lim = rules.limitation_for(Failure.of_exception(e, "eager", mode))
-        detail.traceback = _short(traceback.format_exc(), 4000)
+        detail.traceback = short(traceback.format_exc(), 4000)
         if lim:
             detail.limitation = lim.reason
-            return record.finish(lim.outcome, f"eager {mode} reference: {_short(text, 600)}")
-        return record.finish("runtime_error", f"eager {mode} reference failed: {_short(text)}")
+            return record.finish(lim.outcome, f"eager {mode} reference: {short(text, 600)}")
+        return record.finish("runtime_error", f"eager {mode} reference failed: {short(text)}")
     record.timings.prepare_s = round(prep.prepare_s + time.perf_counter() - t0, 6)
     workdir = path_workdir(case, fw.name, path)
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
@@ -218,25 +182,28 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             put_back(fw, ctx.model, kept)
     except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
         record.timings.convert_s = round(time.perf_counter() - t0, 6)
+        where = harness_fault(e)
+        if where:
+            return harness_error(record, e, where, "converting")
         text = error_text(e)
-        if _out_of_memory(e):
-            return record.finish("crash", f"out of memory while converting (the worker's limit): {_short(text, 300)}")
+        if out_of_memory(e):
+            return record.finish("crash", f"out of memory while converting (the worker's limit): {short(text, 300)}")
         if onnx and ctx is not None:
             detail.onnx = onnx_detail(ctx, None, started)
         if isinstance(e, RuntimeCannotLoad):  # the installed runtime, not the model: a run says it once
             detail.configuration = True
-            return record.finish("unsupported", f"configuration error: {_short(str(e), 600)}")
+            return record.finish("unsupported", f"configuration error: {short(str(e), 600)}")
         lim = path.limitation_for(_of_case(prep, Failure.of_exception(e, "convert", mode)), version)
         if lim and lim.outcome:
             detail.limitation = lim.reason
-            return record.finish(lim.outcome, _short(text, 600))
+            return record.finish(lim.outcome, short(text, 600))
         if lim:
             detail.known_issue = _limitation_text(lim)
-        detail.traceback = _short(traceback.format_exc(), 4000)
+        detail.traceback = short(traceback.format_exc(), 4000)
         if blamed and ctx is not None:
             detail.blame = _blame(blame_error, ctx, example.args, example.eager, example.reference, example.noise,
                                   since=started, error=e)
-        return record.finish("conversion_error", _short(text))
+        return record.finish("conversion_error", short(text))
     record.timings.convert_s = round(time.perf_counter() - t0, 6)
     if onnx:
         detail.onnx = onnx_detail(ctx, artifact, started)
@@ -264,14 +231,19 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         except Exception as e:  # noqa: BLE001
             run_s += time.perf_counter() - t1
             text = error_text(e)
+            where = harness_fault(e)
+            if where:
+                entry.outcome, entry.message = "harness_error", f"this project's code raised {text[:400]} at {where}"
+                detail.traceback = short(traceback.format_exc(), 4000)
+                continue
             if run.eager_error is not None:  # where eager raises, the path must raise too
                 entry.outcome, entry.message = "pass", f"raises like eager: {text[:200]}"
                 continue
-            if _out_of_memory(e):
-                entry.outcome, entry.message = "crash", f"out of memory (the worker's limit): {_short(text, 300)}"
+            if out_of_memory(e):
+                entry.outcome, entry.message = "crash", f"out of memory (the worker's limit): {short(text, 300)}"
                 continue
             lim = path.limitation_for(_of_case(prep, Failure.of_exception(e, "run", mode)), version)
-            entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", _short(text, 600)
+            entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", short(text, 600)
             if lim and lim.outcome:
                 entry.limitation = _limitation_text(lim)
             elif lim:
@@ -448,16 +420,24 @@ def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu
         try:
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
+            where = harness_fault(e)
             for p, mode in fw_tasks:
                 record = ResultRecord.for_case(case, p.framework, p.name, device, {}, mode)
-                record.detail.traceback = _short(traceback.format_exc(), 4000)
-                yield record.finish("runtime_error", f"eager reference failed: {_short(error_text(e))}")
+                if where:
+                    yield harness_error(record, e, where, "rendering the case or running its eager reference")
+                    continue
+                record.detail.traceback = short(traceback.format_exc(), 4000)
+                yield record.finish("runtime_error", f"eager reference failed: {short(error_text(e))}")
             continue
         versions = prep.framework.versions()
         for p, mode in fw_tasks:
             if on_path_start:
                 on_path_start(task_key(p.id, mode))
-            yield run_path(case, prep, p, device, versions, mode)
+            try:
+                yield run_path(case, prep, p, device, versions, mode)
+            except Exception as e:  # noqa: BLE001 - what run_path does not catch is this project's own failure
+                record = ResultRecord.for_case(case, p.framework, p.name, device, versions, mode)
+                yield harness_error(record, e, harness_fault(e) or "run_path", "judging")
 
 
 def tasks_of(paths: list[PathRecord], modes) -> list[tuple[PathRecord, str]]:

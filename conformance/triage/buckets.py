@@ -65,6 +65,9 @@ class TriageBucket:
     reproduced: Optional[bool] = None  # did the finding fail the same way when replayed? None: not replayed
     repro: dict = field(default_factory=dict)  # the reproducer: file and how its verification went
     corpus: Optional[str] = None  # the case file in the corpus that has this bug
+    #: Where the minimal case first goes wrong, or why that is not known: a localisation's dict
+    #: (:meth:`conformance.triage.localize.Localisation.to_dict`, set by :mod:`conformance.triage.first_divergence`)
+    localisation: Optional[dict] = None
 
     @property
     def minimised(self) -> bool:
@@ -99,13 +102,14 @@ class TriageBucket:
                 "first_seen": self.first_seen, "findings": [s.to_dict() for s in self.findings],
                 "known_issue": self.record.detail.known_issue, "minimised": self.minimised,
                 "reduction": self.reduction, "reproduced": self.reproduced, "case": self.case.to_dict(),
-                "failing_input": self.failing_input, "record": record, "repro": self.repro, "corpus": self.corpus}
+                "failing_input": self.failing_input, "record": record, "repro": self.repro, "corpus": self.corpus,
+                "localisation": self.localisation}
 
     @classmethod
     def from_dict(cls, d: dict) -> "TriageBucket":
         return cls(Signature.from_dict(d["signature"]), [Sighting.from_dict(s) for s in d["findings"]],
                    Case.from_dict(d["case"]), ResultRecord.from_json(d["record"]), d.get("reduction"),
-                   d.get("reproduced"), d.get("repro") or {}, d.get("corpus"))
+                   d.get("reproduced"), d.get("repro") or {}, d.get("corpus"), d.get("localisation"))
 
 
 def read_buckets(folder: Path) -> list[TriageBucket]:

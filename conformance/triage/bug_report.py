@@ -1,14 +1,14 @@
 """A bucket's folder: what a maintainer upstream gets.
 
-:func:`write_bucket` writes ``bucket.json`` (the bucket, its minimal case and findings), ``case.json``
-(the minimal case, for ``conformance replay``), ``REPORT.md`` (an upstream bug report), and ``repro.py``
-with ``example.npz``/``inputs.npz`` and the files the path's conversion reads beside it
-(``PathRecord.files``): a script that needs only the framework; it builds the minimal model, converts it
-along the path, compares with eager and prints both and the difference; exit status 1 while the bug is
-there (see :mod:`conformance.triage.repro`). A bucket of an ONNX path names the component its finding is
-blamed on (the exporter, onnxruntime's kernels or its graph optimiser); one blamed on onnxruntime also gets
-``runtime/``, a reproducer that needs only the ``.onnx`` file and onnxruntime
-(:mod:`conformance.triage.runtime_repro`).
+:func:`write_bucket` writes ``bucket.json`` (the bucket, its minimal case and findings, and where that case first
+goes wrong: :mod:`conformance.triage.first_divergence`), ``case.json`` (the minimal case, for ``conformance
+replay``), ``REPORT.md`` (an upstream bug report, with that first divergence), and ``repro.py`` with
+``example.npz``/``inputs.npz`` and the files the path's conversion reads beside it (``PathRecord.files``): a
+script that needs only the framework; it builds the minimal model, converts it along the path, compares with
+eager and prints both and the difference; exit status 1 while the bug is there (see
+:mod:`conformance.triage.repro`). A bucket of an ONNX path names the component its finding is blamed on (the
+exporter, onnxruntime's kernels or its graph optimiser); one blamed on onnxruntime also gets ``runtime/``, a
+reproducer that needs only the ``.onnx`` file and onnxruntime (:mod:`conformance.triage.runtime_repro`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from conformance.paths.records import PATHS
 from conformance.program.case import save_inputs
 from conformance.render.source import render_parts
 from conformance.triage.buckets import TriageBucket
+from conformance.triage.first_divergence import markdown
 from conformance.triage.repro import NoReproducer, repro_source, verify_repro
 from conformance.triage.runtime_repro import blamed_on_runtime, write_runtime_repro
 
@@ -72,6 +73,7 @@ def report_markdown(bucket: TriageBucket) -> str:
               "", "## Actual", "", "```", record.detail.message.strip()[:3000], "```"]
     if bucket.repro.get("output_tail"):
         lines += ["", "`repro.py` printed (the end):", "", "```", bucket.repro["output_tail"].strip()[-2000:], "```"]
+    lines += ["", markdown({"localisation": bucket.localisation}).rstrip()]
     reduction = bucket.reduction
     lines += ["", "## Notes", ""]
     if reduction:

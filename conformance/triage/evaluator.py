@@ -15,7 +15,15 @@ from conformance.program.case import Case
 from conformance.run.records import ResultRecord, split_path_id
 
 
-def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
+def run_check(case: Case, pid: str, mode: str, device: str) -> ResultRecord:
+    """The record of ``case`` along path ``pid`` in runner ``mode``: what an :class:`Evaluator`'s worker answers."""
+    from conformance.paths.records import PATHS
+    from conformance.run.runner import check
+
+    return check(case, PATHS[pid], device, mode=mode)
+
+
+def _worker_main(conn, modules: list, device: str, log_path: str, answer, name: str) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -25,8 +33,7 @@ def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
     import importlib
     import traceback
 
-    from conformance.paths.records import PATHS, load_framework
-    from conformance.run.runner import check
+    from conformance.paths.records import load_framework
 
     for module in modules:
         importlib.import_module(module)
@@ -42,12 +49,17 @@ def _evaluator_main(conn, modules: list, device: str, log_path: str) -> None:
         framework, path = split_path_id(pid)
         try:
             load_framework(framework)
-            record = check(case, PATHS[pid], device, mode=mode)
+            reply = answer(case, pid, mode, device)
         except Exception as e:  # noqa: BLE001 - the harness itself failed (check makes a record of the rest)
-            record = ResultRecord.for_case(case, framework, path, device, {}, mode)
-            record.detail.traceback = traceback.format_exc()[-2000:]
-            record.finish("runtime_error", f"the reducer's worker failed: {type(e).__name__}: {e}")
-        conn.send(record)
+            reply = ResultRecord.for_case(case, framework, path, device, {}, _record_mode(mode))
+            reply.detail.traceback = traceback.format_exc()[-2000:]
+            reply.finish("runtime_error", f"the {name}'s worker failed: {type(e).__name__}: {e}")
+        conn.send(reply)
+
+
+def _record_mode(mode: str) -> str:
+    """The mode of a record made for a request (a request that is not a runner mode, like ``@decisions``: infer)."""
+    return "infer" if mode.startswith("@") else mode
 
 
 class Evaluator:
@@ -57,6 +69,12 @@ class Evaluator:
     campaign's ``--load``). Use as a context manager, or call :meth:`close`.
     """
 
+    #: What the worker answers a request ``(case, path id, mode)`` with: ``answer(case, pid, mode, device)``, a
+    #: module-level function (the worker is spawned); a subclass may answer more than records.
+    answer = staticmethod(run_check)
+    #: Whose worker it is, in the message of a record made when the harness itself fails.
+    name = "reducer"
+
     def __init__(self, modules: tuple = (), device: str = "cpu", timeout: float = 120.0, log: str = os.devnull):
         self.modules, self.device, self.timeout, self.log = list(modules), device, timeout, log
         self.ctx = mp.get_context("spawn")
@@ -65,13 +83,13 @@ class Evaluator:
 
     def _start(self) -> None:
         parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_evaluator_main, args=(child, self.modules, self.device, self.log),
-                                     daemon=True)
+        self.proc = self.ctx.Process(target=_worker_main, daemon=True,
+                                     args=(child, self.modules, self.device, self.log, self.answer, self.name))
         self.proc.start()
         child.close()
         self.conn = parent
         if not self.conn.poll(max(self.timeout, 120.0)) or self.conn.recv() != "ready":
-            raise RuntimeError(f"the reducer's worker did not start (see {self.log})")
+            raise RuntimeError(f"the {self.name}'s worker did not start (see {self.log})")
 
     def __call__(self, case: Case, pid: str, mode: str = "infer") -> ResultRecord:
         """The record of ``case`` along path ``pid`` in runner ``mode``: ``runner.check``'s, or a
@@ -96,7 +114,8 @@ class Evaluator:
                 message += f" (signal {-code})"
         self.proc = None
         framework, path = split_path_id(pid)
-        return ResultRecord.for_case(case, framework, path, self.device, {}, mode).finish(outcome, message)
+        return ResultRecord.for_case(case, framework, path, self.device, {}, _record_mode(mode)).finish(outcome,
+                                                                                                         message)
 
     def close(self) -> None:
         if self.proc is not None and self.proc.is_alive():

@@ -2,7 +2,8 @@
 and ``check()`` call (see :mod:`conformance.triage.localize`, :mod:`conformance.triage.localize_models`).
 
 A localisation travels as :meth:`~conformance.triage.localize.Localisation.to_dict` under the key
-``localisation``: in a result record's ``detail`` (:func:`attach`), in ``bucket.json``; :func:`summary_line`
+``localisation``: in a result record's ``detail`` (:func:`attach`), in ``bucket.json``
+(:func:`localize_buckets`, which ``conformance triage`` runs on every bucket); :func:`summary_line`
 reads it back from either for a table or the dashboard, and :func:`markdown` for ``REPORT.md``.
 
     python -m conformance.triage.first_divergence results.jsonl [--limit 20] [--paths to_static,onnx]
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from conformance.program.case import Case
 from conformance.run.records import FINDINGS, ResultRecord, read_results
@@ -43,9 +44,49 @@ def attach(record: ResultRecord, localisation: Localisation) -> ResultRecord:
     return record
 
 
+def localize_buckets(buckets: list, runner: Runner, *, max_seconds: float = 600.0,
+                     progress: Callable[[str], None] = lambda line: None) -> None:
+    """Localise each triage bucket's minimal case (``bucket.localisation``) with ``runner`` (a
+    :class:`~conformance.triage.localize_workers.LocalizeEvaluator`), while ``max_seconds`` last; a bucket left
+    out says why (a timeout, a finding that did not fail the same way when replayed, the time ran out)."""
+    t0 = time.monotonic()
+    for n, b in enumerate(buckets, 1):
+        why = _not_localisable(b, max_seconds - (time.monotonic() - t0), max_seconds)
+        if why:
+            loc = Localisation("unavailable", why)
+        else:
+            try:
+                loc = localize(b.case, b.record, runner)
+            except Exception as e:  # noqa: BLE001 - conformance's own error: said in the bucket, never a finding
+                loc = Localisation("unavailable", f"the localiser failed (an error of conformance's, not of the "
+                                                  f"path: please report it): {type(e).__name__}: {e}")
+        b.localisation = loc.to_dict()
+        progress(f"[{n}/{len(buckets)}] {b.id}: {loc.summary()[:160]} ({loc.conversions} conversions, "
+                 f"{loc.seconds:.1f} s)")
+
+
+def _not_localisable(bucket, left: float, max_seconds: float) -> str:
+    """Why a bucket is not localised ("" where it is)."""
+    outcome = bucket.signature.outcome
+    if outcome == "timeout":
+        return ("a timeout: every truncated program could run until the timeout, so bisecting would cost up to "
+                "20 timeouts; not localised")
+    if bucket.reproduced is False:
+        return ("the finding did not fail the same way when triage replayed it (flaky, or it needs what ran before "
+                "it in the campaign's process): nothing steady to localise")
+    if max_seconds <= 0:
+        return "not localised (conformance triage --localize-seconds 0)"
+    if left <= 0:
+        return f"not localised: triage's time for localisation (--localize-seconds {max_seconds:g}) ran out"
+    return ""
+
+
 def localisation_of(thing) -> Optional[Localisation]:
     """The localisation kept in a record (its JSON form or a :class:`ResultRecord`) or a ``bucket.json`` dict."""
-    data = thing.to_json() if hasattr(thing, "to_json") else thing
+    if isinstance(thing, ResultRecord):
+        found = thing.detail.extra.get(KEY)
+        return Localisation.from_dict(found) if found else None
+    data = thing
     if not isinstance(data, dict):
         return None
     found = data.get(KEY) or (data.get("detail") or {}).get(KEY) or ((data.get("record") or {}).get("detail") or
@@ -60,9 +101,9 @@ def summary_line(thing) -> str:
 
 
 def markdown(thing) -> str:
-    """The ``## First divergence`` section of ``REPORT.md`` ("" where there is no localisation)."""
+    """The ``## First divergence`` section of ``REPORT.md`` (where there is no localisation, it says so)."""
     loc = localisation_of(thing)
-    return loc.markdown() if loc else ""
+    return loc.markdown() if loc else "## First divergence\n\nNot localised (a triage from before localisation).\n"
 
 
 def _representatives(records: list, paths: list, limit: int) -> list:

@@ -103,7 +103,8 @@ class Localisation:
     def summary(self) -> str:
         """One line, for tables and the dashboard."""
         if self.status != "found":
-            return f"{self.status}: {self.message}"
+            fallback = f"; intermediate outputs: {self.fallback['message']}" if self.fallback else ""
+            return f"{self.status}: {self.message}{fallback}"
         where = f"line {self.line}: {self.source}" if self.line else (self.statement or "the inputs, before any "
                                                                                       "statement")
         return f"{self.kind} at {where}"

@@ -22,7 +22,7 @@ os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would 
 
 from conformance.paths.paddle import limitations as known  # noqa: E402
 from conformance.paths.paddle import saved  # noqa: E402
-from conformance.paths.paddle.adapter import FRAMEWORK, onnx_default_opset  # noqa: E402
+from conformance.paths.paddle.adapter import FRAMEWORK, build_strategy_ignored, onnx_default_opset  # noqa: E402
 from conformance.paths.paddle.conversions import (  # noqa: E402
     AMP,
     CALLERS_TEMPLATE,
@@ -31,6 +31,7 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
     run,
     to_static,
     to_static_amp,
+    to_static_per_call,
     to_static_sot,
 )
 from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
@@ -61,11 +62,16 @@ register(
                modes=AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_sot", "paddle.jit.to_static(full_graph=False) (SOT bytecode translation)",
                to_static_sot, call, limitations=known.SOT + known.STATIC_TRAINING, modes=AUTOGRAD_MODES),
+    PathRecord("paddle", "to_static_per_call", "paddle.jit.to_static(full_graph=True) (AST) without an input_spec, "
+               "non-tensor arguments passed on every call (a program per new Python value or input shape: counter "
+               "programs)", to_static_per_call, call, limitations=known.SPEC_FROM_TENSOR + known.AST_TRAINING,
+               counters=programs, modes=AUTOGRAD_MODES),
     PathRecord("paddle", "to_static_build_strategy", "paddle.jit.to_static(build_strategy=BuildStrategy("
                "fuse_elewise_add_act_ops=True, enable_addto=True)) " + _STATIC_NOTE + "; paddle 3's PIR runner applies "
                "neither option, so there it checks what to_static does",
                functools.partial(to_static, fuse=True), call, specializes=KWARGS,
-               limitations=known.STATIC + known.AST_TRAINING, modes=AUTOGRAD_MODES),
+               limitations=known.STATIC + known.AST_TRAINING, modes=AUTOGRAD_MODES,
+               same_code_as=build_strategy_ignored),
     PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) "
                "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against "
                "fp32 eager with the bfloat16 tolerance rule", to_static_amp, call, specializes=KWARGS,

@@ -44,6 +44,14 @@ def version() -> str:
     return paddle.__version__
 
 
+def build_strategy_ignored(device: str):
+    """Why ``to_static_build_strategy`` runs the code of ``to_static`` here, or None: paddle's PIR runner (on by
+    default in paddle 3, on every device) keeps a ``BuildStrategy`` but applies none of its options."""
+    if paddle.framework.use_pir_api():
+        return "paddle's PIR runner applies no BuildStrategy option: the same code as paddle.to_static"
+    return None
+
+
 def onnx_default_opset() -> int:
     """The opset the ONNX paths ask paddle2onnx for when none is asked for (``--onnx-opset``): the default of
     :func:`~conformance.paths.paddle.saved.paddle2onnx_export`."""

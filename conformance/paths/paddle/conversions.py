@@ -118,7 +118,9 @@ def input_spec(ctx) -> list:
             return paddle.static.InputSpec(shape, value.dtype, name=name)
         if isinstance(value, dict):
             return {k: spec(v) for k, v in value.items()}
-        return type(value)(spec(v) for v in value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v) for v in value)
+        return value  # a constant of the call (None for an optional input, an int, a str)
 
     return [spec(a) for a in ctx.args] + list(ctx.kwargs.values())
 
@@ -136,7 +138,9 @@ def spec_from_examples(ctx) -> list:
                     else paddle.static.InputSpec.from_tensor(value, name=name))
         if isinstance(value, dict):
             return {k: spec(v, True) for k, v in value.items()}
-        return type(value)(spec(v, True) for v in value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v, True) for v in value)
+        return value
 
     return [spec(a, False) for a in ctx.args] + list(ctx.kwargs.values())
 
@@ -207,6 +211,16 @@ def detached_branch(program: str) -> bool:
                     if stop and grads.get(name.strip()) is False:
                         return True
     return False
+
+
+def to_static_per_call(ctx):
+    """``paddle.jit.to_static(full_graph=True)`` (AST) as most users call it: no ``input_spec``, the non-tensor
+    arguments passed on every call: Paddle builds a program per new Python value and per new input shape, and must
+    never run one built for other values."""
+    note(ctx, eval_program=getattr(ctx, "mode", "infer") in ("grad", "train") and not ctx.model.training)
+    static = paddle.jit.to_static(ctx.model, full_graph=True)
+    call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
+    return static
 
 
 def clear_sot_cache() -> None:

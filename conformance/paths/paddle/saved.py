@@ -236,7 +236,8 @@ class Predictor:
                                          f"{names}")
 
     def __call__(self, *args, **kwargs):
-        leaves = dict(zip(self.names, (to_numpy(t) for t in flatten(list(args)))))
+        tensors = [t for t in flatten(list(args)) if not isinstance(t, (type(None), bool, int, float, str))]
+        leaves = dict(zip(self.names, (to_numpy(t) for t in tensors)))  # constants were fixed when saved
         for name in self.predictor.get_input_names():
             handle = self.predictor.get_input_handle(name)
             handle.reshape(leaves[name].shape)

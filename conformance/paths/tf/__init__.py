@@ -1,5 +1,6 @@
 """TensorFlow conversion paths: eager (the reference), ``tf.function`` (AutoGraph) with the input signature,
-``tf.function(jit_compile=True)`` (XLA), a SavedModel round trip, tf2onnx run on onnxruntime, and a TensorFlow 1
+``tf.function(jit_compile=True)`` (XLA), both also as most users call them (no signature, Python arguments passed
+on every call; and with ``reduce_retracing``), a SavedModel round trip, tf2onnx run on onnxruntime, and a TensorFlow 1
 graph run in a ``tf.compat.v1.Session`` (the static-graph baseline).
 
 The conversions are in :mod:`~conformance.paths.tf.conversions` (standalone: reproducers copy them), the adapter
@@ -16,7 +17,10 @@ the dynamic dims; its kwargs are fixed when the graph is built.
 
 How often each ``tf.function`` traced is recorded in ``detail.counters`` (after conversion) and
 ``detail.inputs[].counters`` (after each input set): a new kwargs value traces once more, a new batch size within
-the signature never does.
+the signature never does. The per-call paths (``tf.function_per_call``, ``tf.xla_per_call``,
+``tf.function_reduce_retracing``) are given the kwargs of each input set on its call, so a trace reused for
+another Python value shows as a mismatch; they count their traces beside the distinct kwargs values and call
+signatures they saw.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ FRAMEWORKS["tf"] = FRAMEWORK
 
 BOUND_NOTE = "non-tensor arguments bound at trace time, one traced function per kwargs value"
 #: The modes of a path that autograd differentiates (see conformance.judge.training): GradientTape through it.
+PER_CALL_NOTE = "non-tensor arguments passed on every call, a trace per new Python value, dtype or shape"
 AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 
 register(
@@ -68,6 +73,16 @@ register(
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {BOUND_NOTE}",
                partial(conv.trace, jit_compile=True), conv.run, limitations=lim.XLA, counters=counters,
                modes=AUTOGRAD_MODES),
+    PathRecord("tf", "function_per_call", f"tf.function(model.__call__) without a signature; {PER_CALL_NOTE}",
+               partial(conv.trace_per_call, jit_compile=False), conv.run, limitations=lim.FUNCTION,
+               counters=counters, modes=AUTOGRAD_MODES),
+    PathRecord("tf", "xla_per_call", f"tf.function(model.__call__, jit_compile=True) (XLA) without a signature; "
+               f"{PER_CALL_NOTE}", partial(conv.trace_per_call, jit_compile=True), conv.run, limitations=lim.XLA,
+               counters=counters, modes=AUTOGRAD_MODES),
+    PathRecord("tf", "function_reduce_retracing", "tf.function(model.__call__, reduce_retracing=True) without a "
+               f"signature (a shape seen to vary is traced once more as None); {PER_CALL_NOTE}",
+               partial(conv.trace_per_call, jit_compile=False, reduce_retracing=True), conv.run,
+               limitations=lim.FUNCTION, counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", conv.save_and_load, conv.run, limitations=lim.SAVED_MODEL,
                counters=counters),

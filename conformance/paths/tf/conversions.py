@@ -5,10 +5,12 @@ TensorFlow and conformance's standalone modules, and a conversion reads only the
 context (``model``, ``args``, ``kwargs``, ``device``, ``workdir``, ``tensor_names``, ``dynamic_axes``,
 ``kwarg_sets``), so the same functions run in a reproducer whose context is a ``types.SimpleNamespace``.
 
-Every traced path is given the ``input_signature`` a user writes by hand for the model
+Most traced paths are given the ``input_signature`` a user writes by hand for the model
 (:func:`input_signature`): nested lists, tuples and dicts of ``tf.TensorSpec``, ``None`` on the dynamic
 (batch) dims. Non-tensor arguments are bound as Python values at trace time (``functools.partial``), as
-AutoGraph users bind them: each kwargs value gets a traced function of its own.
+AutoGraph users bind them: each kwargs value gets a traced function of its own. The per-call paths
+(:class:`PerCall`) call ``tf.function`` as most users do: no signature, the Python arguments passed on
+every call, a new trace per new Python value, dtype or shape.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def call(model, args, kwargs):
 def to_numpy(x):
     """An output (a tensor, a variable, or a nest of them) as numpy arrays, copied."""
     if isinstance(x, (tf.Tensor, tf.Variable)):
-        return x.numpy().copy()
+        return np.array(x.numpy())  # a copy, and an array where a 0-d tensor gives a numpy scalar
     if isinstance(x, (list, tuple)):
         return type(x)(to_numpy(i) for i in x)
     if isinstance(x, dict):
@@ -84,6 +86,8 @@ def input_signature(args, tensor_names: list, dynamic_axes: dict) -> list:
             return {k: spec(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return type(value)(spec(v) for v in value)
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value  # a constant of the call: TensorFlow says whether a signature may hold it
         name = next(names)
         dynamic = dynamic_axes.get(name, ())
         shape = [None if axis in dynamic else size for axis, size in enumerate(value.shape)]
@@ -144,6 +148,43 @@ def trace(ctx, jit_compile: bool):
                     jit_compile)
     traced(*ctx.args, **ctx.kwargs)
     return traced
+
+
+class PerCall:
+    """``tf.function`` of a model as most users call it: no ``input_signature``, the Python keyword arguments
+    passed on every call.
+
+    TensorFlow keeps one trace per call signature it has seen (each Python value, input structure, dtype and
+    shape) and traces again for a new one; with ``reduce_retracing`` it traces a shape it has seen vary once
+    more with that dim generalised to ``None``, and reuses that trace for later sizes. A call must reuse the
+    trace of its own Python values and never one traced for others.
+    """
+
+    def __init__(self, model, device: str, jit_compile: bool, reduce_retracing: bool):
+        self.function = tf.function(model.__call__, jit_compile=jit_compile, reduce_retracing=reduce_retracing)
+        self.device = device
+        self.seen: set = set()  # (kwargs key, input shapes) of each call
+
+    def __call__(self, *args, **kwargs):
+        shapes = tuple(tuple(t.shape) for t in tf.nest.flatten(list(args)))
+        self.seen.add((kwargs_key(kwargs), shapes))
+        with device_scope(self.device):
+            return self.function(*args, **kwargs)
+
+    def counters(self) -> dict:
+        """``traces``: how often the function traced; ``kwargs_values`` and ``call_signatures``: the distinct
+        kwargs values and (kwargs value, input shapes) pairs it was called with (without ``reduce_retracing``,
+        one trace each is expected)."""
+        return {"traces": self.function.experimental_get_tracing_count(),
+                "kwargs_values": len({key for key, _ in self.seen}), "call_signatures": len(self.seen)}
+
+
+def trace_per_call(ctx, jit_compile: bool, reduce_retracing: bool = False):
+    """``tf.function`` without a signature (``jit_compile``: compiled by XLA), called on the example now, so that
+    AutoGraph's and XLA's errors on it are conversion errors; later calls bring their own kwargs."""
+    function = PerCall(ctx.model, ctx.device, jit_compile, reduce_retracing)
+    function(*ctx.args, **ctx.kwargs)
+    return function
 
 
 # ------------------------------------------------------------------ SavedModel

@@ -48,7 +48,9 @@ register(
     PathRecord("torch", "compile_reduce_overhead", "torch.compile(mode='reduce-overhead') (CUDA graphs on CUDA; "
                "on the CPU, with no CUDA graphs to capture, the same code as compile)",
                partial(conv.compile_model, backend="inductor", mode="reduce-overhead"), conv.call,
-               modes=AUTOGRAD_MODES, limitations=(lim.AOT_ZERO_GRADIENTS,)),
+               modes=AUTOGRAD_MODES, limitations=(lim.AOT_ZERO_GRADIENTS,),
+               same_code_as=lambda device: None if device == "cuda" else
+               f"on {device} there are no CUDA graphs to capture: the same code as torch.compile"),
     PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "
                "judged against fp32 eager with the bfloat16 tolerance rule",
                partial(conv.autocast, dtype=torch.bfloat16), conv.call, precision="bfloat16"),

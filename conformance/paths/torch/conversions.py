@@ -10,6 +10,7 @@ that ``call`` (or ``run_flat`` for ONNX) runs on the model's inputs.
 
 from __future__ import annotations
 
+import inspect
 import os
 import warnings
 
@@ -179,11 +180,16 @@ def dynamic_shapes(ctx) -> dict:
             return {axis: batch for axis in ctx.dynamic_axes[name]} or None
         if isinstance(value, dict):
             return {k: spec(f"{name}.{k}", v) for k, v in value.items()}
-        return type(value)(spec(f"{name}.{i}", v) for i, v in enumerate(value))
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(f"{name}.{i}", v) for i, v in enumerate(value))
+        return None  # a constant (None, an int, a str): static
 
-    shapes = {name: spec(name, value) for name, value in zip(ctx.arg_names, ctx.args)}
-    shapes.update({name: None for name in ctx.kwargs})
-    return shapes
+    specs = [spec(name, value) for name, value in zip(ctx.arg_names, ctx.args)]
+    try:  # keyed by forward's own parameter names (``*args`` takes a tuple)
+        bound = inspect.signature(ctx.model.forward).bind(*specs, **{name: None for name in ctx.kwargs})
+        return dict(bound.arguments)
+    except (TypeError, ValueError):
+        return {**dict(zip(ctx.arg_names, specs)), **{name: None for name in ctx.kwargs}}
 
 
 def export(ctx):
@@ -199,7 +205,7 @@ def onnx_export(ctx, dynamo: bool):
     dynamo exporter takes torch.export's ``dynamic_shapes``), at the opset asked for (``--onnx-opset``; else
     the exporter's default), run on onnxruntime."""
     path = os.path.join(ctx.workdir, "model_dynamo.onnx" if dynamo else "model_torchscript.onnx")
-    options = dict(kwargs=dict(ctx.kwargs), input_names=ctx.tensor_names, dynamo=dynamo)
+    options = dict(input_names=ctx.tensor_names, dynamo=dynamo)
     if dynamo:
         options.update(dynamic_shapes=dynamic_shapes(ctx), verbose=False)
     else:
@@ -210,7 +216,9 @@ def onnx_export(ctx, dynamo: bool):
         options["opset_version"] = opset
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(ctx.model, tuple(ctx.args), path, **options)
+        # the kwargs as the last element of args, as torch.onnx.export documents: else an input that is a dict
+        # would be taken for the kwargs where there are none
+        torch.onnx.export(ctx.model, tuple(ctx.args) + (dict(ctx.kwargs),), path, **options)
     if opset is not None:
         lower_ir_version(path)  # the dynamo exporter stamps its newest IR version whatever the opset
     try:

@@ -32,6 +32,20 @@ OPENVINO_UNUSED_DICT_KEY = Limitation(
     errors=("RuntimeError",), message=r"Input for tensor name '[^']+' is not found", outcome=None,
     versions=">=2026.0", package="openvino", reference=f"{FOUND}; cases/torch-openvino-unused-dict-input-key.json")
 
+OPENVINO_UNUSED_INPUT_BESIDE_DICT = Limitation(
+    reason="known bug: OpenVINO's PyTorch reader, given a tuple input that holds a dict, drops from the traced graph "
+           "an input that forward does not read (`y` of `forward(self, x: Tuple[Tensor, Dict[str, Tensor]], y: "
+           "Tuple[Tensor])` returning `x[0] + x[1]['k']`), then fails setting the example's shapes by position "
+           "('idx < parameters.size()': 'Type/shape was set to non-existent input'); without the dict it keeps it",
+    errors=("GeneralFailure",), message=r"idx < parameters\.size\(\)", outcome=None, versions=">=2026.0",
+    package="openvino", reference=f"{FOUND}; cases/torch-openvino-unused-input-beside-nested-dict.json")
+OPENVINO_DICT_KEY_CLASH = Limitation(
+    reason="known bug: OpenVINO's PyTorch reader names a dict input's flattened inputs after their keys; two dict "
+           "inputs with the same key (`forward(self, a, b)`, a = {'k': 2-d}, b = {'k': 1-d}) get 'k' and 'k_1', and "
+           "the example's shapes are set on the wrong one ('PartialShape::merge_into ... Incompatible shape was "
+           "requested'); with equal ranks it converts and runs right",
+    errors=("GeneralFailure",), message=r"PartialShape::merge_into", outcome=None, versions=">=2026.0",
+    package="openvino", reference=f"{FOUND}; cases/torch-openvino-same-key-in-two-dict-inputs.json")
 OPENVINO_NESTED_SEQUENCE = Limitation(
     reason="OpenVINO's PyTorch reader flattens tensors, tuples and lists, and dicts of tensors, into inputs; a list or "
            "tuple inside a dict input stays a TorchScript tuple, which it refuses ('Tuples are not supported yet')",
@@ -39,6 +53,12 @@ OPENVINO_NESTED_SEQUENCE = Limitation(
     versions=">=2024.0", package="openvino",
     reference="https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html "
               "(non-tensor data types)")
+OPENVINO_DICT_OF_SEQUENCES = Limitation(
+    reason="OpenVINO's PyTorch reader traces a dict input of lists as a dict of tuples, and torch.jit.trace takes a "
+           "dict only when its values have one type ('Dictionary inputs to traced functions must have consistent "
+           "type': tuples of different lengths); OpenVINO documents dicts of tensors as inputs",
+    errors=("RuntimeError",), message=r"Dictionary inputs to traced functions must have consistent type",
+    versions=">=2024.0", package="openvino", reference=OPENVINO_NESTED_SEQUENCE.reference)
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 
@@ -62,7 +82,8 @@ DEPLOYMENT_PATHS = (
     PathRecord("torch", "openvino", "openvino.convert_model(model, example_input=...) (OpenVINO traces the module), "
                "compiled for the CPU in float32 " + TRACE_NOTE, deploy.openvino_model, conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
-               limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_NESTED_SEQUENCE),
+               limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_UNUSED_INPUT_BESIDE_DICT, OPENVINO_DICT_KEY_CLASH,
+                            OPENVINO_NESTED_SEQUENCE, OPENVINO_DICT_OF_SEQUENCES),
                requires=OPENVINO_NEEDS, devices=("cpu",),
                default=False),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "

@@ -45,6 +45,12 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``fp32_in_fp64``: per framework, why its float64 run computes part of the op in float32 (Paddle's
   interpolation coordinates): that framework's fp64 reference agrees with the others' only to float32
   precision, so the cross-framework check compares its fp32 results alone on programs using the op;
+* ``edge_ok``: the op is meaningful on edge values (NaN, infinities, -0.0, huge or tiny magnitudes) and at or
+  past the edge of its ``domain`` (``sqrt`` of a negative, a division by zero): the generator applies it to
+  variables that carry edge values (``conformance.program.edges``), whose results the oracle judges by its
+  NaN/Inf policy; other ops never see them, so the value-range analysis stays exact where it is used;
+* ``arg_dtypes``: per argument (repeated to the arity), an IR dtype, or a group: ``"any"``, ``"float"`` (any float
+  dtype), ``"int"`` (any integer dtype), ``"number"`` (either) — :func:`dtype_fits`;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
   (the generator filters candidates with it), ``"any"`` when the shape rule alone decides;
 * ``statement``: the emitters are whole statements (one or more lines, ``{out}`` the variable they assign), not
@@ -61,6 +67,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from conformance.program.dtypes import FLOATS, INTS
 from conformance.program.ir import DYNAMIC, ProgramError, TensorType
 
 Interval = tuple[float, float]
@@ -77,6 +84,17 @@ FRAMEWORKS = ("torch", "paddle", "tf")
 DATA_DIM_PREFIX = "n_"
 
 
+#: The dtype groups an op record's ``arg_dtypes`` may name besides a dtype.
+DTYPE_GROUPS = {"any": None, "float": FLOATS, "int": INTS, "number": FLOATS + INTS}
+
+
+def dtype_fits(dtype: str, want: str) -> bool:
+    """Whether an argument of ``dtype`` fits ``want``, an IR dtype or a group of :data:`DTYPE_GROUPS`."""
+    if want in DTYPE_GROUPS:
+        return want == "any" or dtype in DTYPE_GROUPS[want]
+    return dtype == want
+
+
 def data_dim(variable: str) -> str:
     """The symbol of the data-dependent dim of the result assigned to ``variable`` (``n_v7``)."""
     return DATA_DIM_PREFIX + variable
@@ -91,6 +109,11 @@ def name_data_dim(t: TensorType, variable: str) -> TensorType:
 def has_data_dim(t: TensorType) -> bool:
     """Whether a dim of ``t`` has a size only the data decides (see ``OpRecord.data_dependent``)."""
     return any(isinstance(d, str) and d.startswith(DATA_DIM_PREFIX) for d in t.shape)
+
+
+def may_be_empty(t: TensorType) -> bool:
+    """Whether ``t`` has or may have no elements: a dim of size 0, or one only the data decides."""
+    return 0 in t.shape or has_data_dim(t)
 
 
 def hull(*xs: float) -> Interval:
@@ -162,6 +185,7 @@ class OpRecord:
     empty_ok: bool = False
     arg_shapes: str = "broadcast"
     fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
+    edge_ok: bool = False
     statement: bool = False
     init: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
@@ -181,10 +205,10 @@ class OpRecord:
     def check(self, types: Sequence[TensorType], attrs: Mapping) -> TensorType:
         need(len(types) == self.arity, f"{self.name} takes {self.arity} arguments, got {len(types)}")
         for i, (t, want) in enumerate(zip(types, self.arg_dtypes * self.arity)):
-            if want != "any":
-                need(t.dtype == want, f"{self.name} argument {i} must be {want}, got {t}")
-            need(self.empty_ok or not has_data_dim(t),
-                 f"{self.name} argument {i} has a data-dependent size and may be empty, which {self.name} refuses: {t}")
+            need(dtype_fits(t.dtype, want), f"{self.name} argument {i} must be {want}, got {t}")
+            need(self.empty_ok or not may_be_empty(t),
+                 f"{self.name} argument {i} may be empty (a dim of size 0 or one the data decides), which "
+                 f"{self.name} refuses: {t}")
         return self.infer(types, attrs)
 
     def template_fields(self, types: Sequence[TensorType], attrs: Mapping) -> dict:
