@@ -93,10 +93,11 @@ class Limitation:
     framework's version, or on the installed distribution ``package`` where the limitation is a converter's
     (``paddle2onnx``, ``tf2onnx``).
 
-    ``outcome``: what a matching failure becomes: ``unsupported`` for a documented refusal, or ``None`` for a
-    known bug (the outcome stays an error or a mismatch, the record names the bug in ``detail.known_issue``,
-    and the pytest suite xfails it; the minimal case in ``cases/`` pins its outcome, so an upstream fix shows
-    up there).
+    ``outcome``: what a matching failure becomes: ``unsupported`` for a documented refusal,
+    ``expected_divergence`` for a mismatch that is the path's documented behaviour (a Python attribute frozen
+    into a trace), or ``None`` for a known bug (the outcome stays an error or a mismatch, the record names the
+    bug in ``detail.known_issue``, and the pytest suite xfails it; the minimal case in ``cases/`` pins its
+    outcome, so an upstream fix shows up there).
     """
 
     reason: str

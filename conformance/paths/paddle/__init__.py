@@ -20,6 +20,7 @@ import os
 
 os.environ.setdefault("GLOG_minloglevel", "1")  # Paddle's C++ INFO lines would crowd the captured output
 
+from conformance.paths.effect_limitations import with_effect_limitations
 from conformance.paths.paddle import limitations as known  # noqa: E402
 from conformance.paths.paddle import saved  # noqa: E402
 from conformance.paths.paddle.adapter import FRAMEWORK, build_strategy_ignored, onnx_default_opset  # noqa: E402
@@ -111,3 +112,6 @@ register(*DEPLOYMENT_PATHS)
 # the known bugs told apart by a fact of the conversion (limitations.Seen) read the facts of the path they are on
 register(*(dataclasses.replace(rec, limitations=known.seen_by(rec.name, rec.limitations))
            for rec in list(PATHS.values()) if rec.framework == "paddle"))
+
+# programs that mutate, keep state and change type: what the paths do with them by design (issue 17)
+with_effect_limitations("paddle")

@@ -51,6 +51,7 @@ _load_paddle_first()
 
 from functools import partial  # noqa: E402
 
+from conformance.paths.effect_limitations import with_effect_limitations  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: E402
 from conformance.paths.tf import conversions as conv  # noqa: E402
 from conformance.paths.tf import limitations as lim  # noqa: E402
@@ -97,3 +98,6 @@ register(
 
 # the paths people deploy with (conversions in deployment.py)
 register(*DEPLOYMENT_PATHS)
+
+# programs that mutate, keep state and change type: what the paths do with them by design (issue 17)
+with_effect_limitations("tf")

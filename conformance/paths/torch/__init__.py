@@ -13,6 +13,7 @@ from functools import partial
 
 import torch
 
+from conformance.paths.effect_limitations import with_effect_limitations
 from conformance.paths.records import FRAMEWORKS, PathRecord, register
 from conformance.paths.torch import conversions as conv
 from conformance.paths.torch import limitations as lim
@@ -72,3 +73,6 @@ register(
 
 # the paths people deploy with (conversions in deployment.py)
 register(*DEPLOYMENT_PATHS)
+
+# programs that mutate, keep state and change type: what the paths do with them by design (issue 17)
+with_effect_limitations("torch")

@@ -344,7 +344,7 @@ _effect("optional_arg", "dynamism", 2, "a helper with an optional tensor argumen
 
 _SUBMODULE = '''
 
-class _Squash({base}):
+class Squash({base}):
     """A submodule: tanh(x) * scale."""
 
     def __init__(self, scale: float):
@@ -359,7 +359,7 @@ _effect("submodule", "dynamism", 1, "a submodule (tanh(x) * scale) made in __ini
         lambda ivs, a, ts: hull(*interval_mul((-1.0, 1.0), (a["scale"], a["scale"]))),
         attrs=lambda draw, ts: draw(strategies().sampled_from([{"name": "squash_half", "scale": 0.5},
                                                                {"name": "squash_double", "scale": 2.0}])),
-        init=everywhere("self.{name} = _Squash({scale})"),
+        init=everywhere("self.{name} = Squash({scale})"),
         helpers={"torch": _SUBMODULE.format(base="torch.nn.Module", method="forward", tanh="torch.tanh"),
                  "paddle": _SUBMODULE.format(base="paddle.nn.Layer", method="forward", tanh="paddle.tanh"),
                  "tf": _SUBMODULE.format(base="tf.Module", method="__call__", tanh="tf.tanh")})
