@@ -55,7 +55,7 @@ def selector(lim: Limitation) -> str:
 
 
 def kind(lim: Limitation) -> str:
-    return "refusal" if lim.outcome == "unsupported" else "known bug"
+    return {"unsupported": "refusal", "expected_divergence": "documented divergence"}.get(lim.outcome, "known bug")
 
 
 def _cell(text: str) -> str:
@@ -64,11 +64,13 @@ def _cell(text: str) -> str:
 
 def markdown(paths: list[PathRecord]) -> str:
     """Two Markdown tables: the paths, then every limitation with its selector and reference."""
-    lines = ["| path | what | modes | specialises on | refusals | known bugs |", "|---|---|---|---|---|---|"]
+    lines = ["| path | what | modes | specialises on | refusals | documented divergences | known bugs |",
+             "|---|---|---|---|---|---|---|"]
     for p in paths:
-        refusals = sum(1 for lim in p.limitations if lim.outcome == "unsupported")
+        kinds = [kind(lim) for lim in p.limitations]
         lines.append(f"| `{p.id}` | {_cell(p.description)} | {', '.join(m for m in MODES if m in p.modes)} | "
-                     f"{', '.join(sorted(p.specializes)) or '-'} | {refusals} | {len(p.limitations) - refusals} |")
+                     f"{', '.join(sorted(p.specializes)) or '-'} | {kinds.count('refusal')} | "
+                     f"{kinds.count('documented divergence')} | {kinds.count('known bug')} |")
     lines += ["", "| path | kind | selects | reason | reference |", "|---|---|---|---|---|"]
     for p in paths:
         for lim in p.limitations:
