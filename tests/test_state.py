@@ -85,3 +85,8 @@ def test_eager_is_clean_on_state_in_other_frameworks(framework):
     pytest.importorskip({"paddle": "paddle", "tf": "tensorflow"}[framework])
     load_framework(framework)
     assert check(_case(_program()), PATHS[f"{framework}.eager"]).outcome == "pass"
+
+
+def test_programs_with_effects_are_checked_in_infer_mode_only():
+    record = check(_case(_program()), PATHS["torch.eager"], mode="grad")
+    assert record.outcome == "unsupported" and "infer mode only" in record.detail.message

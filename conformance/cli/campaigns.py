@@ -52,6 +52,11 @@ def _fuzz(args, out, folder: Path) -> int:
         from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
 
         generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+    if args.constructs:  # opt-in constructs on top of the default ones (mutation, module_state, dynamism...)
+        from conformance.program.strategies import CONSTRUCTS
+
+        extra = tuple(c for c in args.constructs.split(",") if c)
+        generator["constructs"] = tuple(dict.fromkeys(tuple(generator.get("constructs", CONSTRUCTS)) + extra))
     if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
         generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
     memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
@@ -141,6 +146,10 @@ def add_parsers(sub) -> None:
     f.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)")
     f.add_argument("--timeout", type=float, default=120.0, help="seconds one path may take on one case")
     f.add_argument("--max-statements", type=int, default=6, help="top-level statements per program")
+    f.add_argument("--constructs", metavar="NAMES",
+                   help="opt-in constructs to draw too, comma separated: mutation (views written through, slice "
+                        "assignment, in-place writes to inputs), module_state (buffers and flags across calls), "
+                        "dynamism (Python-level dynamism)")
     f.add_argument("--corpus", metavar="DIR", help="start a share of the cases from the IR cases of this corpus "
                    "(e.g. cases/), mutated by the generator's strategies: a prefix, new weights, new input sets")
     f.add_argument("--corpus-share", type=float, default=0.25, help="the share of cases --corpus starts (default 0.25)")

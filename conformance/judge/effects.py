@@ -36,6 +36,14 @@ def observes(program) -> bool:
     return program is not None and (mutates_inputs(program) or stateful(program))
 
 
+def effects_unsupported(program, mode: str) -> str:
+    """Why ``program`` is not checked in ``mode`` ("" if it is): a program with effects is checked in ``infer`` mode
+    only (its calls are made once, in order, and an input it writes cannot be a leaf autograd differentiates)."""
+    if mode == "infer" or not observes(program):
+        return ""
+    return f"a program that writes its inputs or keeps state is checked in infer mode only, not {mode}"
+
+
 def buffers(program) -> list[str]:
     """The names of the program's buffers (its params that are not trained)."""
     return [q.name for q in program.params if not q.trainable]

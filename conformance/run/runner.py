@@ -23,7 +23,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from conformance.judge.effects import before_call, discard_after_unstable, put_back, state_kept
+from conformance.judge.effects import before_call, discard_after_unstable, effects_unsupported, put_back, state_kept
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
 from conformance.judge.oracle import finite_or_none
 from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
@@ -147,7 +147,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
     if device not in path.devices or device not in fw.devices():
         return record.finish("unsupported", f"device {device!r} is not available for {path.id}")
     rules = get_mode(mode)  # what is run and compared
-    why_not = rules.unsupported(path, fw)
+    why_not = rules.unsupported(path, fw) or effects_unsupported(prep.program, mode)
     if why_not:
         return record.finish("unsupported", why_not)
     t0 = time.perf_counter()
