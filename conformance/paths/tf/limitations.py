@@ -89,7 +89,15 @@ XLA_COND_GRADIENT_GRAPH = Limitation(
     phase="run", modes=AUTOGRAD, errors=("AssertionError",), message=r"\A\Z", outcome=None, versions=">=2.0",
     reference=f"{FOUND}, grad mode")
 
-XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
+XLA_NO_KERNEL = Limitation(
+    reason="XLA has no kernel for some TensorFlow ops on the device (ResizeBicubic on XLA_CPU_JIT): jit_compile "
+           "refuses a function that uses one",
+    errors=("InvalidArgumentError",),
+    message=r"Detected unsupported operations when trying to compile graph .* on XLA_\w+_JIT",
+    reference="https://www.tensorflow.org/xla/known_issues")
+
+XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
+                  replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
                   XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH)
 FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
 SAVED_MODEL = TRACED
