@@ -47,11 +47,13 @@ def _fuzz(args, out, folder: Path) -> int:
     opset, refused = use_onnx_opset(out, paths, args)
     if refused:  # said once, instead of one conversion error per case
         return 2
-    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths}))}
-    if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
-        from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
+    from conformance.program.strategies import CONSTRUCTS, EDGE_CONSTRUCTS, TRAIN_CONSTRUCTS
 
-        generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths})),
+                 # dtypes, edge values and edge shapes, each in a share of the cases (conformance.program.edges)
+                 "constructs": CONSTRUCTS + EDGE_CONSTRUCTS}
+    if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
+        generator["constructs"] += TRAIN_CONSTRUCTS
     if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
         generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
     memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
