@@ -25,6 +25,12 @@ FOUND = "found by conformance 2026-11-23 (torch 2.13.0, openvino 2026.4.1)"
 
 # ------------------------------------------------------------------ limitations
 
+EXECUTORCH_NOT_CORE_ATEN = Limitation(
+    reason="ExecuTorch's to_edge accepts only Core ATen operators (aten.signbit is not one): it refuses the program, "
+           "naming the operator and the exception list that would let it through",
+    errors=("SpecViolationError",), message=r"is not in Core ATen opset",
+    reference="https://pytorch.org/docs/stable/torch.compiler_ir.html#core-aten-ir")
+
 OPENVINO_UNUSED_DICT_KEY = Limitation(
     reason="known bug: OpenVINO's PyTorch reader names a dict input's flattened inputs after its keys, then cannot "
            "find the input of a key that forward does not read ('Input for tensor name ... is not found'); an unused "
@@ -77,7 +83,7 @@ DEPLOYMENT_PATHS = (
                deploy.aoti, conv.call, limitations=EXPORTED, specializes=frozenset({"kwargs"}), default=False),
     PathRecord("torch", "executorch", "ExecuTorch: torch.export, to_edge, to_executorch (portable kernels), run by "
                "executorch.runtime " + EXPORT_NOTE, deploy.executorch_program, conv.call,
-               limitations=EXPORTED, specializes=frozenset({"kwargs"}),
+               limitations=EXPORTED + (EXECUTORCH_NOT_CORE_ATEN,), specializes=frozenset({"kwargs"}),
                requires=("executorch",), devices=("cpu",)),
     PathRecord("torch", "openvino", "openvino.convert_model(model, example_input=...) (OpenVINO traces the module), "
                "compiled for the CPU in float32 " + TRACE_NOTE, deploy.openvino_model, conv.run_flat,
