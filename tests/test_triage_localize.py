@@ -214,3 +214,21 @@ def test_where_truncation_changes_the_bug_the_report_shows_the_intermediate_outp
     report = report_markdown(bucket)  # REPORT.md (write_bucket's reproducer is left out: a planted path has none)
     assert "truncating changes the bug" in report and "Intermediate outputs: no tensor of the ONNX file" in report
     assert "intermediate outputs: no tensor of the ONNX file" in summary_line({"localisation": loc})
+
+
+def test_replay_localize_prints_the_first_divergence_and_keeps_it_in_the_records(triaged, tmp_path):
+    out, _ = triaged
+    folder = next(p for p in out.iterdir() if "mismatch" in p.name and
+                  "while_tensor" in json.loads((p / "bucket.json").read_text())["signature"]["constructs"])
+    records = tmp_path / "replayed.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "conformance", "replay", str(folder / "case.json"), "--load",
+                           "tests.planted_triage", "--frameworks", "torch", "--paths", "planted_faults,script",
+                           "--localize", "--out", str(records)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # the finding is still there
+    assert proc.stdout.count("first divergence: ") == 1 and "first divergence: iterations at line" in proc.stdout
+    kept = {r["path"]: r for r in map(json.loads, records.read_text().splitlines())}
+    assert kept["script"]["outcome"] == "pass" and "localisation" not in kept["script"]["detail"]
+    loc = kept["planted_faults"]["detail"]["localisation"]
+    assert_shows_first_divergence(loc, "replay --localize")
+    assert (loc["status"], loc["kind"]) == ("found", "iterations")
