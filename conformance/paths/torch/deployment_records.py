@@ -31,6 +31,12 @@ EXECUTORCH_NOT_CORE_ATEN = Limitation(
     errors=("SpecViolationError",), message=r"is not in Core ATen opset",
     reference="https://pytorch.org/docs/stable/torch.compiler_ir.html#core-aten-ir")
 
+EXECUTORCH_ZERO_STRIDE = Limitation(
+    reason="ExecuTorch's emitter refuses a tensor with a stride of 0 (an empty tensor, or a dim expanded without a "
+           "copy): 'exir' raises '0 in strides is not supported for ExecuTorch' by design",
+    errors=("RuntimeError",), message=r"0 in strides is not supported for ExecuTorch",
+    reference="https://github.com/pytorch/executorch/blob/main/exir/tensor.py")
+
 OPENVINO_UNUSED_DICT_KEY = Limitation(
     reason="known bug: OpenVINO's PyTorch reader names a dict input's flattened inputs after its keys, then cannot "
            "find the input of a key that forward does not read ('Input for tensor name ... is not found'); an unused "
@@ -103,7 +109,7 @@ DEPLOYMENT_PATHS = (
                deploy.aoti, conv.call, limitations=EXPORTED, specializes=frozenset({"kwargs"}), default=False),
     PathRecord("torch", "executorch", "ExecuTorch: torch.export, to_edge, to_executorch (portable kernels), run by "
                "executorch.runtime " + EXPORT_NOTE, deploy.executorch_program, conv.call,
-               limitations=EXPORTED + (EXECUTORCH_NOT_CORE_ATEN, EXECUTORCH_STR_INPUT),
+               limitations=EXPORTED + (EXECUTORCH_NOT_CORE_ATEN, EXECUTORCH_STR_INPUT, EXECUTORCH_ZERO_STRIDE),
                specializes=frozenset({"kwargs"}),
                requires=("executorch",), devices=("cpu",)),
     PathRecord("torch", "openvino", "openvino.convert_model(model, example_input=...) (OpenVINO traces the module), "
