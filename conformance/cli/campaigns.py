@@ -93,11 +93,11 @@ def _fuzz(args, out, folder: Path) -> int:
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     (folder / "summary.md").write_text(markdown_summary(records, results, summary["tasks"]))
     print_summary(out, records, results)
-    sampled = sorted({e for e in campaign.plan.every.values() if e > 1})
+    sampled = Counter(e for e in campaign.plan.every.values() if e > 1)
     if sampled:
-        out.print("sampled by cost: " + "; ".join(
-            f"1 case in {e}: " + ", ".join(k.replace("@infer", "") for k, x in campaign.plan.every.items() if x == e)
-            for e in sampled) + f" (shares of the worker time in {folder / 'summary.md'})", style="dim")
+        out.print("sampled by cost: " + ", ".join(f"{n} task(s) judge 1 case in {e}"
+                                                  for e, n in sorted(sampled.items()))
+                  + f" (which, and the shares of the worker time: {folder / 'summary.md'})", style="dim")
     out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; "
               f"results in {results}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(names_of(args.fail_on))
