@@ -25,7 +25,6 @@ from pathlib import Path
 from conformance.paths.records import select_paths
 from conformance.run.campaign import Campaign, CampaignOptions, generate_cases
 from conformance.run.records import read_results, results_line
-from conformance.run.schedule import judged_seconds
 
 
 def share(path: str, cases: int, seed: int) -> None:
@@ -34,7 +33,10 @@ def share(path: str, cases: int, seed: int) -> None:
         summary = Campaign(CampaignOptions(seed=seed, budget=1e9, max_cases=cases, paths=paths, workers=1,
                                            out=Path(out))).run()
         records = read_results(Path(out) / "results.jsonl")
-    own = sum(judged_seconds(r) for r in records if r.path_id == paths[-1].id)
+    # the path's own seconds (what run.schedule.judged_seconds counts; written out so that the script also measures
+    # a checkout from before that module, for before/after figures)
+    own = sum((r.timings.convert_s or 0) + (r.timings.run_s or 0) + (r.timings.compare_s or 0)
+              for r in records if r.path_id == paths[-1].id)
     elapsed = summary["elapsed_s"]
     print(f"{paths[-1].id:<24} {summary['cases']} programs in {elapsed:.1f} s: {summary['cases'] / elapsed * 60:.0f} "
           f"programs/min; the path {own:.1f} s, the harness {elapsed - own:.1f} s: harness share "

@@ -27,22 +27,16 @@ DEFAULT_PATHS = ("torch.planted_loc_script", "torch.planted_loc_compile_aot_eage
                  "torch.planted_loc_onnx_torchscript", "tf.planted_loc_function", "paddle.planted_loc_to_static")
 
 
-def _module(pid: str) -> str:
-    framework = pid.split(".")[0]
-    return {"tf": "tests.planted_localize_tf", "paddle": "tests.planted_localize_paddle"}.get(
-        framework, "tests.planted_localize")
-
-
 def run_path(pid: str, n: int, worker: bool, drawn: int = 0) -> list:
     """Rows ``(path, category, hits, n, median conversions, max conversions, median seconds)``."""
     import importlib
 
     from conformance.triage.localize import localize
     from conformance.triage.localize_workers import InProcess, LocalizeEvaluator
-    from tests.planted_localize import CATEGORIES, planted_cases
+    from tests.planted_localize import CATEGORIES, planted_cases, planted_module
 
-    importlib.import_module(_module(pid))
-    runner = LocalizeEvaluator((_module(pid),), timeout=600) if worker else InProcess()
+    importlib.import_module(planted_module(pid))
+    runner = LocalizeEvaluator((planted_module(pid),), timeout=600) if worker else InProcess()
     rows = []
     try:
         groups = [(category, planted_cases(category, n)) for category in CATEGORIES]

@@ -107,6 +107,12 @@ def register_planted(framework: str) -> list[str]:
 PLANTED_PATHS = register_planted("torch")
 
 
+def planted_module(pid: str) -> str:
+    """The module that registers the planted path ``pid`` (to import, or to ``--load`` in a worker)."""
+    return {"tf": "tests.planted_localize_tf", "paddle": "tests.planted_localize_paddle"}.get(
+        pid.split(".")[0], "tests.planted_localize")
+
+
 # ------------------------------------------------------------------ the known programs
 
 _SMOOTH = ("tanh", "sin", "sigmoid", "cos")

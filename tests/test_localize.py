@@ -156,7 +156,8 @@ def test_where_truncation_changes_the_bug_it_says_so_and_the_onnx_outputs_name_t
     assert loc.status == "changed" and "changes the bug" in loc.message
     assert loc.fallback["location"] == [3] and loc.fallback["statement"] == "v = sin(v)"
     assert loc.fallback["line"] and "torch.sin" in loc.fallback["source"]
-    assert "Intermediate outputs" in loc.markdown()
+    assert "Intermediate outputs: no tensor of the ONNX file" in loc.markdown()
+    assert "changes the bug; intermediate outputs: no tensor of the ONNX file" in loc.summary()  # the dashboard's
 
 
 def test_the_localisation_round_trips_through_json_and_reads_as_markdown(planted):

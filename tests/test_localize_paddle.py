@@ -1,27 +1,9 @@
-"""The bar of first-divergence localisation on Paddle (``paddle.planted_loc_to_static``): see ``test_localize_bar.py``.
-By default one case per kind runs; ``-m slow`` runs the ten."""
+"""Module-level localisation of a Paddle model (forward post hooks, layers converted alone with to_static); the
+bar on ``paddle.planted_loc_to_static`` is in ``test_localize_bar.py``."""
 
 import pytest
 
 pytest.importorskip("paddle")
-
-from tests.test_localize_bar import CATEGORIES, check_bar  # noqa: E402
-
-
-@pytest.fixture(scope="module", autouse=True)
-def planted():
-    import tests.planted_localize_paddle  # noqa: F401 - registers paddle.planted_loc_to_static
-
-
-@pytest.mark.parametrize("category", CATEGORIES)
-def test_planted_faults_are_localised(category):
-    check_bar("paddle.planted_loc_to_static", category, 1)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("category", CATEGORIES)
-def test_the_bar_nine_of_ten_per_kind(category):
-    check_bar("paddle.planted_loc_to_static", category, 10)
 
 
 def test_a_paddle_models_faulty_layer_is_named():

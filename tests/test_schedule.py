@@ -72,3 +72,12 @@ def test_same_cases_and_tasks_whatever_the_number_of_workers(tmp_path):
         by_path.setdefault(path, []).append(index)
     assert by_path["script"] == by_path["eager"] == list(range(17))
     assert by_path["trace"] == [0, 8, 16]  # one case in eight, never none
+
+
+def test_a_task_the_table_lacks_is_added_scaled_to_the_tables_machine():
+    from conformance.run.schedule import calibrated
+
+    table = {"a@infer": 0.1, "b@infer": 1.0}
+    observed = {"a@infer": 0.5, "b@infer": 4.0, "new@infer": 2.0}  # a machine 4 to 5 times slower
+    assert calibrated(observed, table) == {"a@infer": 0.1, "b@infer": 1.0, "new@infer": round(2.0 * 0.225, 3)}
+    assert calibrated({"new@grad": 0.3}, {}) == {"new@grad": 0.3}  # nothing in common: taken as measured

@@ -165,6 +165,7 @@ def test_every_bucket_of_a_triaged_campaign_shows_its_first_divergence(triaged):
     assert found["mismatch-while"]["eager"] != found["mismatch-while"]["path_value"]
     assert (found["mismatch"]["kind"], found["mismatch"]["op"]) == ("value", "sigmoid")
     assert (found["conversion_error"]["kind"], found["conversion_error"]["location"]) == ("error", None)
+    assert found["conversion_error"]["line"] and found["conversion_error"]["source"].startswith("def forward(")
     summary = (out / "summary.md").read_text()
     assert "first divergence" in summary and "iterations at line" in summary and "value at line" in summary
 
@@ -173,7 +174,8 @@ def test_every_bucket_of_the_dashboards_failure_list_shows_its_first_divergence(
     _, html = triaged
     buckets = html.count('<details class="bucket">')
     assert buckets == 3 and html.count("<p>First divergence: <code>") == buckets
-    assert "iterations at line" in html and "value at line" in html and "error at the inputs" in html
+    assert "iterations at line" in html and "value at line" in html and "error at the inputs, before any statement " \
+        "(line " in html
     assert "not localised" not in html
 
 
@@ -188,3 +190,45 @@ def test_the_dashboard_says_why_a_bucket_without_a_triage_has_no_first_divergenc
     attach(bucket.record, Localisation("found", "", "value", [1], "v = tanh(v)", 31, "v = torch.tanh(v)", "tanh"))
     (group,) = [g for gs in failure_groups([bucket.record]).values() for g in gs]
     assert group.first_divergence.startswith("value at line 31: v = torch.tanh(v)")
+
+
+def test_where_truncation_changes_the_bug_the_report_shows_the_intermediate_outputs(tmp_path):
+    """Triage's worker answers the localiser's fallback: the ONNX file's intermediate outputs name the statement
+    that truncation cannot (a fault of the whole model), in bucket.json, REPORT.md and the one-line summary."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from conformance.triage.bug_report import report_markdown
+    from conformance.triage.first_divergence import localize_buckets, summary_line
+    from conformance.triage.localize_workers import LocalizeEvaluator
+    from tests.planted_localize import whole_model_case
+
+    case = whole_model_case()
+    with LocalizeEvaluator(("tests.planted_localize",), timeout=300, log=str(tmp_path / "worker.log")) as worker:
+        record = worker(case, "torch.planted_loc_whole_model")
+        assert record.outcome == "mismatch"
+        bucket = TriageBucket(signature(record).with_program(case.program), [Sighting.of(record)], case, record)
+        localize_buckets([bucket], worker)
+    loc = json.loads(json.dumps(bucket.to_dict()))["localisation"]  # as bucket.json holds it
+    assert loc["status"] == "changed" and loc["fallback"]["method"] == "onnx"
+    assert (loc["fallback"]["location"], loc["fallback"]["statement"]) == ([3], "v = sin(v)")
+    report = report_markdown(bucket)  # REPORT.md (write_bucket's reproducer is left out: a planted path has none)
+    assert "truncating changes the bug" in report and "Intermediate outputs: no tensor of the ONNX file" in report
+    assert "intermediate outputs: no tensor of the ONNX file" in summary_line({"localisation": loc})
+
+
+def test_replay_localize_prints_the_first_divergence_and_keeps_it_in_the_records(triaged, tmp_path):
+    out, _ = triaged
+    folder = next(p for p in out.iterdir() if "mismatch" in p.name and
+                  "while_tensor" in json.loads((p / "bucket.json").read_text())["signature"]["constructs"])
+    records = tmp_path / "replayed.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "conformance", "replay", str(folder / "case.json"), "--load",
+                           "tests.planted_triage", "--frameworks", "torch", "--paths", "planted_faults,script",
+                           "--localize", "--out", str(records)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # the finding is still there
+    assert proc.stdout.count("first divergence: ") == 1 and "first divergence: iterations at line" in proc.stdout
+    kept = {r["path"]: r for r in map(json.loads, records.read_text().splitlines())}
+    assert kept["script"]["outcome"] == "pass" and "localisation" not in kept["script"]["detail"]
+    loc = kept["planted_faults"]["detail"]["localisation"]
+    assert_shows_first_divergence(loc, "replay --localize")
+    assert (loc["status"], loc["kind"]) == ("found", "iterations")

@@ -3,12 +3,12 @@ converted, run and judged in a process of its own (see :mod:`conformance.check`)
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import inspect
 import json
-import os
 import pickle
+import shutil
+import tempfile
 import time
 from typing import Optional, Sequence
 
@@ -38,6 +38,8 @@ from conformance.run.onnx_checks import refused_paths
 from conformance.run.records import ResultRecord
 from conformance.run.runner import nudge
 
+#: The variable that says where conversions write their files (:func:`conformance.render.loading.cache_dir`).
+CACHE_ENV = "CONFORMANCE_CACHE"
 #: The longest a path may take (convert, run every input set, localise) before its process is killed.
 DEFAULT_TIMEOUT = 600.0
 
@@ -137,6 +139,10 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     versions = fw.versions()
     if isolate and not _picklable(prep, notes):
         isolate = False
+    # the conversions of this check write into a folder of its own: two models with the same inputs would
+    # otherwise share one (a case's folder is named by its program, here the inputs' signature alone)
+    workdir = tempfile.mkdtemp(prefix="conformance-check-")
+    environment = {OPSET_ENV: None if opset is None else str(opset), CACHE_ENV: workdir}
     results = []
     for path in chosen:
         if path.id in refused:  # the runtime cannot load what the exporter would write: not run, not a finding
@@ -145,11 +151,11 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
             record.finish("unsupported", f"configuration error: {refused[path.id]}")
         else:
             job = PathJob(framework, prep.model, prep.model64, prep.runs, case, path.id, registering_module(path),
-                          device, versions, localize)
-            with _opset_environment(opset):
-                record = run_isolated(job, timeout) if isolate else run_job(job)
+                          device, versions, localize, environment)
+            record = run_isolated(job, timeout) if isolate else run_job(job)
         record.case = None  # arrays of a user's model are not reproducible from a seed
         results.append(path_result(path.id, record))
+    shutil.rmtree(workdir, ignore_errors=True)
     return CheckReport(type(model).__name__, framework, device, input_sets, results, notes,
                        list(dict.fromkeys(refused.values())))
 
@@ -177,24 +183,6 @@ def _eager_runs(prep: UserPrepared, np_args: list, kwargs: dict, extra_inputs: S
                                   Stability(True, decisions=(("unprobed", len(prep.runs)),))))
         input_sets.append(role if role != "kwargs" else f"kwargs {json.dumps(_changed(kwargs, kw))}")
     return input_sets
-
-
-@contextlib.contextmanager
-def _opset_environment(opset: Optional[int]):
-    """:data:`~conformance.paths.onnx_opset.OPSET_ENV` set to ``opset`` (unset for None) while converting: every
-    ConvertContext, and the exporters' own processes, read it there."""
-    saved = os.environ.get(OPSET_ENV)
-    if opset is None:
-        os.environ.pop(OPSET_ENV, None)
-    else:
-        os.environ[OPSET_ENV] = str(opset)
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop(OPSET_ENV, None)
-        else:
-            os.environ[OPSET_ENV] = saved
 
 
 def _picklable(prep: UserPrepared, notes: list) -> bool:

@@ -41,6 +41,9 @@ class PathJob:
     device: str
     versions: dict
     localize: bool
+    #: Environment variables the path runs with (None: unset): the ONNX opset asked for and the folder the
+    #: conversion writes into (a process forked from the server does not see the caller's later changes).
+    environment: dict
 
 
 def registering_module(path: PathRecord) -> Optional[str]:
@@ -66,10 +69,30 @@ def run_job(job: PathJob) -> ResultRecord:
         importlib.import_module(job.path_module)
     path = PATHS[job.pid]
     prep = UserPrepared(fw, job.model, job.model64, job.runs)
-    record = run_path(job.case, prep, path, job.device, job.versions)
-    if record.outcome == "mismatch" and job.localize:
-        record.detail.extra["localisation"] = localise(job, path)
+    with environment(job.environment):
+        record = run_path(job.case, prep, path, job.device, job.versions)
+        if record.outcome == "mismatch" and job.localize:
+            record.detail.extra["localisation"] = localise(job, path)
     return record
+
+
+@contextlib.contextmanager
+def environment(values: dict):
+    """``os.environ`` with ``values`` set (None: unset) meanwhile."""
+    saved = {k: os.environ.get(k) for k in values}
+    try:
+        for k, v in values.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def localise(job: PathJob, path: PathRecord) -> dict:

@@ -47,16 +47,16 @@ def _fuzz(args, out, folder: Path) -> int:
     opset, refused = use_onnx_opset(out, paths, args)
     if refused:  # said once, instead of one conversion error per case
         return 2
-    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths}))}
+    from conformance.program.strategies import CONSTRUCTS, EDGE_CONSTRUCTS, TRAIN_CONSTRUCTS
+
+    generator = {"max_statements": args.max_statements, "frameworks": tuple(sorted({p.framework for p in paths})),
+                 # dtypes, edge values and edge shapes, each in a share of the cases (conformance.program.edges)
+                 "constructs": CONSTRUCTS + EDGE_CONSTRUCTS}
     if set(args.mode) - {"infer"}:  # dropout, batch norm, detach and train()/eval() as generated choices
-        from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
-
-        generator["constructs"] = CONSTRUCTS + TRAIN_CONSTRUCTS
+        generator["constructs"] += TRAIN_CONSTRUCTS
     if args.constructs:  # opt-in constructs on top of the default ones (mutation, module_state, dynamism...)
-        from conformance.program.strategies import CONSTRUCTS
-
         extra = tuple(c for c in args.constructs.split(",") if c)
-        generator["constructs"] = tuple(dict.fromkeys(tuple(generator.get("constructs", CONSTRUCTS)) + extra))
+        generator["constructs"] = tuple(dict.fromkeys(tuple(generator["constructs"]) + extra))
     if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
         generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
     memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
@@ -96,11 +96,11 @@ def _fuzz(args, out, folder: Path) -> int:
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     (folder / "summary.md").write_text(markdown_summary(records, results, summary["tasks"]))
     print_summary(out, records, results)
-    sampled = sorted({e for e in campaign.plan.every.values() if e > 1})
+    sampled = Counter(e for e in campaign.plan.every.values() if e > 1)
     if sampled:
-        out.print("sampled by cost: " + "; ".join(
-            f"1 case in {e}: " + ", ".join(k.replace("@infer", "") for k, x in campaign.plan.every.items() if x == e)
-            for e in sampled) + f" (shares of the worker time in {folder / 'summary.md'})", style="dim")
+        out.print("sampled by cost: " + ", ".join(f"{n} task(s) judge 1 case in {e}"
+                                                  for e, n in sorted(sampled.items()))
+                  + f" (which, and the shares of the worker time: {folder / 'summary.md'})", style="dim")
     out.print(f"{summary['cases']} cases in {summary['elapsed_s']:.0f} s; "
               f"results in {results}" + (" (interrupted)" if summary["interrupted"] else ""))
     fail_on = set(names_of(args.fail_on))

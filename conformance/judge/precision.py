@@ -57,9 +57,23 @@ def tolerance(dtype: str) -> dict:
 
 
 def judge(candidate, eager, reference, noise, dtype: str) -> Report:
-    """The oracle's verdict on ``candidate`` (computed in ``dtype``, cast back to eager's dtype) against
-    fp32 ``eager``, its fp64 ``reference`` and ``noise`` (eager on nudged inputs), with :func:`tolerance`."""
-    return diagnose(candidate, eager, reference, noise=noise, **tolerance(dtype))
+    """The oracle's verdict on ``candidate`` (computed in ``dtype``) against fp32 ``eager``, its fp64 ``reference``
+    and ``noise`` (eager on nudged inputs), with :func:`tolerance`. A float output comes back from such a path in
+    float32 (numpy has no bfloat16): it is compared in eager's float dtype (a program's own float16 or float64
+    output stays one in eager)."""
+    return diagnose(_in_eager_dtypes(candidate, eager), eager, reference, noise=noise, **tolerance(dtype))
+
+
+def _in_eager_dtypes(candidate, eager):
+    """``candidate``'s float arrays cast to the float dtype of eager's at the same place (the rest as it is)."""
+    if isinstance(eager, (list, tuple)) and isinstance(candidate, type(eager)) and len(candidate) == len(eager):
+        return type(candidate)(_in_eager_dtypes(c, e) for c, e in zip(candidate, eager))
+    if isinstance(eager, dict) and isinstance(candidate, dict) and set(candidate) == set(eager):
+        return {k: _in_eager_dtypes(candidate[k], eager[k]) for k in candidate}
+    if isinstance(candidate, np.ndarray) and isinstance(eager, np.ndarray) and \
+            candidate.dtype.kind == eager.dtype.kind == "f":
+        return candidate.astype(eager.dtype)
+    return candidate
 
 
 def builds_graph(path) -> bool:

@@ -70,7 +70,8 @@ class OpenVinoModel:
 
     def __call__(self, *args, **kwargs):
         """Run on the model's (nested) tensor arguments; keyword arguments were fixed at conversion."""
-        leaves = dict(zip(self.names, (np.ascontiguousarray(self.to_numpy(t)) for t in flatten(list(args)))))
+        # np.require keeps a 0-d array 0-d (np.ascontiguousarray makes it 1-d)
+        leaves = dict(zip(self.names, (np.require(self.to_numpy(t), requirements="C") for t in flatten(list(args)))))
         request = self.compiled.create_infer_request()
         results = request.infer({i: leaves[name] for i, name in enumerate(self.feed)})
         return FlatOutputs(np.array(results[o], copy=True) for o in self.outputs)

@@ -50,7 +50,7 @@ def edge_values(kind: str, dtype: str) -> np.ndarray:
         return np.array([False, True])
     if is_int(dtype):
         info = np.iinfo(dtype)
-        return np.array({"zero": [0], "tie": [2, 2, -2], "huge": [info.min, info.max, info.max - 1]}
+        return np.array({"zero": [0], "tie": [2, 2, 3], "huge": [info.min, info.max, info.max - 1]}
                         .get(kind, [0]), dtype=dtype).astype(dtype)
     info = np.finfo(dtype)
     values = {"zero": [0.0, -0.0], "tie": [0.5, 1.5, -0.5, 2.5, 1.0, 1.0], "huge": [info.max / 4, -info.max / 4],
@@ -98,6 +98,10 @@ def check_spec(spec: TensorSpec, where: str) -> Optional[str]:
         return f"{where}: an input cannot be {spec.dtype} (no numpy dtype: cast to it inside the program)"
     if spec.edge and spec.edge not in EDGE_KINDS:
         return f"{where}: unknown edge kind {spec.edge!r}; known: {', '.join(EDGE_KINDS)}"
+    if is_int(spec.dtype) and spec.values is None:
+        info = np.iinfo(spec.dtype)
+        if spec.high < info.min or spec.low > info.max:
+            return f"{where}: values in [{spec.low}, {spec.high}] are outside {spec.dtype}"
     if spec.values is not None:
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) or v in ("nan", "inf", "-inf")
                    or isinstance(v, bool) for v in spec.values):

@@ -18,24 +18,24 @@ off), so Hypothesis shrinks a failing program back into the box, keeping only th
 
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import hypothesis.strategies as st
 
 from conformance.program.dtypes import DRAWN_DTYPES, EDGE_KINDS, is_int
-from conformance.program.ir import DYNAMIC, TensorSpec
+from conformance.program.ir import DYNAMIC, OpStmt, TensorSpec, spec_leaves
+from conformance.program.op_drawing import spread
 from conformance.program.ops import OPS
 
 EDGE_CONSTRUCTS = ("dtypes", "edge_values", "edge_shapes")
 #: One program in ``SHARE`` that allows a construct of :data:`EDGE_CONSTRUCTS` turns it on.
 SHARE = 3
-#: The value range of a variable that carries edge values: nothing is known of it.
-EDGE_RANGE = (-math.inf, math.inf)
-#: Value ranges of integer inputs: small, positive (divisors away from zero), negative.
-INT_RANGES = ((-9.0, 9.0), (1.0, 9.0), (-9.0, -1.0))
+#: Value ranges of integer inputs: positive and negative (divisors away from zero), both.
+INT_RANGES = ((1.0, 9.0), (-9.0, -1.0), (-9.0, 9.0))
+UINT_RANGES = ((0.0, 9.0), (1.0, 9.0))
 #: Ops each construct adds to the statements a program draws (as ``train_layers`` does for its ops).
-CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "floor_div", "trunc_div", "ceil_div", "remainder", "fmod",
+#: (``round_to`` twice: it is the one way to bfloat16, which numpy cannot hold as an input)
+CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "round_to", "floor_div", "trunc_div", "ceil_div", "remainder", "fmod",
                             "int_mul", "int_add", "int_and", "int_or", "int_xor", "int_pow"),
                  "edge_values": ("isnan", "signbit", "sqrt", "log", "div", "maximum", "minimum", "clamp", "floor_div"),
                  "edge_shapes": ("noncontiguous", "sum", "sum_all", "prod", "expand", "stack", "flip", "permute")}
@@ -61,20 +61,36 @@ def shape(draw, on: frozenset, dynamic: bool) -> tuple:
     return tuple(dims)
 
 
-def leaf(draw, on: frozenset, shape: tuple, float_ranges) -> TensorSpec:
-    """An input leaf of ``shape``: float32 in one of ``float_ranges``; with ``dtypes`` another dtype now and then,
-    with ``edge_values`` an edge kind now and then."""
-    dtype = draw(st.sampled_from(DRAWN_DTYPES)) if "dtypes" in on else "float32"
-    lo, hi = draw(st.sampled_from(INT_RANGES if is_int(dtype) else float_ranges))
+def program_dtype(draw, on: frozenset) -> str:
+    """The dtype of a program's inputs besides float32 (with ``dtypes``; else float32): one per program, so that
+    binary integer ops find two arguments of one dtype."""
+    return _evenly(draw, DRAWN_DTYPES) if "dtypes" in on else "float32"
+
+
+def _evenly(draw, choices):
+    """One of ``choices``, about evenly (Hypothesis draws small indices far more often: see ``spread``); the first
+    where shrinking goes."""
+    return choices[spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), len(choices))]
+
+
+def leaf(draw, on: frozenset, shape: tuple, float_ranges, dtype: str) -> TensorSpec:
+    """An input leaf of ``shape``: with ``dtypes``, of ``dtype`` (the program's, :func:`program_dtype`) or any other
+    (float32 in one of ``float_ranges``); with ``edge_values`` an edge kind now and then."""
+    if "dtypes" in on and draw(st.booleans()):  # half the leaves: any dtype; the others: the program's
+        dtype = _evenly(draw, DRAWN_DTYPES)
+    ranges = float_ranges if not is_int(dtype) else UINT_RANGES if dtype == "uint8" else INT_RANGES
+    lo, hi = draw(st.sampled_from(ranges))
     edge = ""
-    if "edge_values" in on and dtype != "bool" and draw(st.booleans()):
-        edge = draw(st.sampled_from(EDGE_KINDS))
+    if "edge_values" in on and dtype != "bool":
+        edge = draw(st.sampled_from(("",) + EDGE_KINDS))
     return TensorSpec(shape, dtype, lo, hi, edge)
 
 
 class EdgeStatements:
     """The statements of the edge constructs, for the generator that mixes this in (it provides ``op``, ``edges``
-    and ``renderable``): one op of :data:`CONSTRUCT_OPS` where one fits."""
+    and ``renderable``): one op of :data:`CONSTRUCT_OPS` where one fits; and the program's input dtype."""
+
+    dtype = "float32"  # the program's other input dtype (program_dtype)
 
     def construct_op(self, scope, construct: str) -> Optional[list]:
         return self.op(scope, [OPS[n] for n in CONSTRUCT_OPS[construct] if n in self.renderable]) or None
@@ -88,3 +104,30 @@ class EdgeStatements:
     def edge_shapes(self, scope) -> Optional[list]:
         return self.construct_op(scope, "edge_shapes")
 
+
+
+#: Ops whose torch result is a non-contiguous view of their argument (or, ``noncontiguous``, a copy laid out so).
+NONCONTIGUOUS_OPS = ("noncontiguous", "transpose", "permute", "movedim", "expand")
+
+
+def usage(program) -> set[str]:
+    """What of the edges a program uses: ``dtype:<d>`` per dtype of an input or a cast (``round_to`` through
+    bfloat16 included), ``edge:<kind>`` per edge kind of an input, and the shape kinds ``empty`` (an input with a
+    dim of size 0), ``rank0``, ``rank5`` and ``noncontiguous``."""
+    used = set()
+    for inp in program.inputs:
+        for _, spec in spec_leaves(inp.spec):
+            used.add(f"dtype:{spec.dtype}")
+            if spec.edge:
+                used.add(f"edge:{spec.edge}")
+            if 0 in spec.shape:
+                used.add("empty")
+            if len(spec.shape) in (0, 5):
+                used.add(f"rank{len(spec.shape)}")
+    for s in program.walk():
+        if isinstance(s, OpStmt):
+            if "dtype" in s.attr:
+                used.add(f"dtype:{s.attr['dtype']}")
+            if s.op in NONCONTIGUOUS_OPS:
+                used.add("noncontiguous")
+    return used

@@ -81,7 +81,8 @@ class EffectDrawing:
         rec = self.by_name.get("input_inplace")
         if rec is None or "mutation" not in self.constructs or self.draw(st.integers(0, INPUT_WRITE_EVERY - 1)):
             return []
-        targets = [n for n in inputs if scope.env[n].type.dtype == "float32" and scope.env[n].type.rank >= 1]
+        targets = [n for n in inputs if scope.env[n].type.dtype == "float32" and scope.env[n].type.rank >= 1
+                   and not scope.env[n].edge]
         if not targets:
             return []
         target = self.draw(st.sampled_from(targets))

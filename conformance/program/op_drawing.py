@@ -18,15 +18,16 @@ from typing import Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
-from conformance.program.edges import EDGE_RANGE
 from conformance.program.ir import OpStmt, Param, ProgramError
-from conformance.program.ops import MAX_ABS, OpRecord, broadcast
+from conformance.program.ops import MAX_ABS, OPS, OpRecord, broadcast
 from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
 
 #: How many ops the generator draws for a statement before it takes the next op that fits: many ops fit only
 #: some arguments (a rank, static dims, a value range), and the next one after a run of those would be drawn
 #: far more often than the others.
 DRAWS = 8
+#: The value range of a variable that carries edge values (``Variable.edge``): nothing is known of it.
+EDGE_RANGE = (-math.inf, math.inf)
 #: Ops that make a variable of a dtype other ops take and programs otherwise seldom have.
 ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int", "argmax", "argmin", "argsort")}
 
@@ -124,7 +125,10 @@ class OpDrawing:
             rec = self.ops[(i + step) % len(self.ops)]
             if self.usable(rec, scope):
                 return made, rec
-        raise ProgramError("no op fits the variables in scope")  # inputs are float: neg always fits
+        # only variables no drawn op takes (integers, float16, edge values, empty tensors): a cast fits them
+        if self.usable(OPS["cast"], scope):
+            return made, OPS["cast"]
+        raise ProgramError("no op fits the variables in scope")
 
     def argument_for(self, rec: OpRecord, scope) -> list:
         """A statement that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is

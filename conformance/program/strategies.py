@@ -23,7 +23,7 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from conformance.program.case import Case, InputSet
-from conformance.program.edges import EDGE_CONSTRUCTS, EdgeStatements, turned_on
+from conformance.program.edges import EDGE_CONSTRUCTS, EdgeStatements, program_dtype, turned_on
 from conformance.program.edges import leaf as edge_leaf
 from conformance.program.edges import shape as edge_shape
 from conformance.program.effects import EFFECT_CONSTRUCTS, EffectDrawing, opted_out
@@ -120,7 +120,7 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
 
     def leaf(self, base) -> TensorSpec:
         if self.edges:
-            return edge_leaf(self.draw, self.edges, self.shape(base), INPUT_RANGES)
+            return edge_leaf(self.draw, self.edges, self.shape(base), INPUT_RANGES, self.dtype)
         lo, hi = self.draw(st.sampled_from(INPUT_RANGES))
         return TensorSpec(self.shape(base), "float32", lo, hi)
 
@@ -448,6 +448,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names)
     seed = draw(st.integers(0, 2**31 - 1))
     g.edges = turned_on(draw, constructs)
+    g.dtype = program_dtype(draw, g.edges)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     base = g.shape(None)
     inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))

@@ -1,8 +1,9 @@
 """What each task (a path in a mode) costs per program on this project's reference machine: seconds of
 conversion, running and comparison, the mean over the records of the campaigns of 2026-11-23 (2 shared CPU cores,
-every path of every framework). Campaigns draw the sampling class of each task from here
+every path of every framework); a task added since, from a later run scaled to these
+(:func:`conformance.run.schedule.calibrated`). Campaigns draw the sampling class of each task from here
 (:mod:`conformance.run.schedule`), so the same seed and options judge the same cases with the same tasks on any
-machine and with any number of workers. Regenerate it from results files::
+machine and with any number of workers. Add the tasks it lacks from results files::
 
     python -m conformance.run.schedule reports/run1 reports/run2 > conformance/run/costs.py
 """
@@ -30,6 +31,9 @@ COSTS = {
     "paddle.to_static_build_strategy@grad": 0.706,
     "paddle.to_static_build_strategy@infer": 0.313,
     "paddle.to_static_build_strategy@train": 0.156,
+    "paddle.to_static_per_call@grad": 0.528,
+    "paddle.to_static_per_call@infer": 0.499,
+    "paddle.to_static_per_call@train": 0.297,
     "paddle.to_static_sot@grad": 3.645,
     "paddle.to_static_sot@infer": 2.499,
     "paddle.to_static_sot@train": 0.982,
@@ -40,6 +44,12 @@ COSTS = {
     "tf.function@grad": 0.531,
     "tf.function@infer": 0.531,
     "tf.function@train": 0.457,
+    "tf.function_per_call@grad": 1.352,
+    "tf.function_per_call@infer": 1.539,
+    "tf.function_per_call@train": 0.652,
+    "tf.function_reduce_retracing@grad": 1.17,
+    "tf.function_reduce_retracing@infer": 0.715,
+    "tf.function_reduce_retracing@train": 0.723,
     "tf.onnx@infer": 0.335,
     "tf.onnx_openvino@infer": 0.373,
     "tf.openvino@infer": 0.465,
@@ -50,6 +60,9 @@ COSTS = {
     "tf.xla@grad": 0.904,
     "tf.xla@infer": 0.541,
     "tf.xla@train": 0.552,
+    "tf.xla_per_call@grad": 1.046,
+    "tf.xla_per_call@infer": 0.575,
+    "tf.xla_per_call@train": 0.491,
     "torch.autocast_bf16@infer": 0.006,
     "torch.compile@grad": 1.674,
     "torch.compile@infer": 3.054,
@@ -86,5 +99,4 @@ COSTS = {
     "torch.trace@grad": 0.019,
     "torch.trace@infer": 0.038,
     "torch.trace_saved@infer": 0.067
-
 }

@@ -73,12 +73,18 @@ def captured_output(detail: ResultDetail, keep: int = 2000):
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+#: What a mistake in Python code raises. (Frameworks raise ``RuntimeError``, ``ValueError``... from C++, and such an
+#: exception looks raised by the line of this project that called into the framework.)
+_PROGRAMMING_ERRORS = (NameError, UnboundLocalError, AttributeError, KeyError, IndexError, TypeError, AssertionError,
+                       ZeroDivisionError)
+
+
 def harness_fault(e: BaseException) -> Optional[str]:
-    """Where this project's own code raised ``e``, or None: a built-in exception (``TypeError``, ``KeyError``...)
-    raised in a frame of the ``conformance`` package is this project's bug, never a framework's finding. (The
-    exception classes the paths define to describe a framework's behaviour, and whatever a framework raises, are
-    results.)"""
-    if type(e).__module__ != "builtins" or e.__traceback__ is None or out_of_memory(e):
+    """Where this project's own code raised ``e``, or None: a programming error (``TypeError``, ``KeyError``,
+    ``AttributeError``...) raised in a frame of the ``conformance`` package is this project's bug, never a
+    framework's finding. (The exception classes the paths define to describe a framework's behaviour, and whatever
+    a framework raises, are results.)"""
+    if type(e) not in _PROGRAMMING_ERRORS or e.__traceback__ is None:
         return None
     frame = traceback.extract_tb(e.__traceback__)[-1]
     if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):

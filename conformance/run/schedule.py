@@ -12,12 +12,14 @@ The classes come from the cost table, never from the clock of this run: the same
 cases, in the same order, with the same tasks, whatever ``--workers`` and however loaded the machine. A case is
 drawn, rendered and its eager reference computed once, for all the tasks that take it. What each task costs
 in this run (its running estimate) and its share of the worker time are in the manifest and the summary
-(:func:`shares`); ``python -m conformance.run.schedule RESULTS...`` writes a new cost table from results files.
+(:func:`shares`); ``python -m conformance.run.schedule RESULTS...`` prints the cost table with the tasks it lacks
+measured in results files (:func:`calibrated`).
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -111,8 +113,17 @@ def observed_costs(records: list) -> dict:
     return {k: round(v["s_per_program"], 3) for k, v in sorted(shares(records).items()) if "@" in k}
 
 
+def calibrated(observed: dict, table: dict) -> dict:
+    """``table`` with the tasks it lacks added from ``observed`` (seconds per program of another run), scaled by
+    the median ratio of the table's costs to the observed ones on the tasks both have (a loaded or faster machine
+    scales every task alike)."""
+    common = [k for k in observed if k in table and observed[k] > 0]
+    scale = statistics.median(table[k] / observed[k] for k in common) if common else 1.0
+    return dict(sorted({**{k: round(v * scale, 3) for k, v in observed.items()}, **table}.items()))
+
+
 def main(argv: Optional[list] = None) -> int:
-    """Print a cost table module measured from results files (``costs.py``'s text)."""
+    """Print the cost table module (``costs.py``'s text) with the tasks it lacks measured in results files."""
     from pathlib import Path
 
     from conformance.run.records import read_results
@@ -121,7 +132,7 @@ def main(argv: Optional[list] = None) -> int:
     if not sources:
         print("usage: python -m conformance.run.schedule RESULTS... > conformance/run/costs.py", file=sys.stderr)
         return 2
-    costs = observed_costs([r for s in sources for r in read_results(s)])
+    costs = calibrated(observed_costs([r for s in sources for r in read_results(s)]), COSTS)
     doc = Path(__file__).with_name("costs.py").read_text().split("COSTS = {")[0]
     print(doc + "COSTS = {\n" + ",\n".join(f"    {k!r}: {v}" for k, v in costs.items()).replace("'", '"') + "\n}")
     return 0

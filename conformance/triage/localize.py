@@ -36,7 +36,7 @@ from conformance.program.flow import Cut, FollowError, describe, executed, follo
 from conformance.program.ir import Get, Grow, If, OpStmt, ProgramError
 from conformance.program.program import Program
 from conformance.program.truncate import Output, truncate
-from conformance.render.lines import output_line, statement_lines
+from conformance.render.lines import method_line, output_line, statement_lines
 from conformance.run.records import FINDINGS
 from conformance.triage.signatures import normalise, principal_error, program_names
 from conformance.triage.untaken import describe_untaken, untaken_use
@@ -105,8 +105,9 @@ class Localisation:
         if self.status != "found":
             fallback = f"; intermediate outputs: {self.fallback['message']}" if self.fallback else ""
             return f"{self.status}: {self.message}{fallback}"
-        where = f"line {self.line}: {self.source}" if self.line else (self.statement or "the inputs, before any "
-                                                                                      "statement")
+        where = f"line {self.line}: {self.source}" if self.line else self.statement
+        if self.location is None:  # before any statement: the inputs, as the method takes them
+            where = "the inputs, before any statement" + (f" (line {self.line}: {self.source})" if self.line else "")
         return f"{self.kind} at {where}"
 
     def markdown(self) -> str:
@@ -117,7 +118,7 @@ class Localisation:
             out.append("")
             if self.line:
                 out += ["```python", f"{self.line}: {self.source}", "```", ""]
-            rows = [("statement (IR)", f"`{self.statement}`"), ("op", self.op and f"`{self.op}`"),
+            rows = [("statement (IR)", self.statement and f"`{self.statement}`"), ("op", self.op and f"`{self.op}`"),
                     ("attributes", self.attrs and ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())),
                     ("first diverging value", self.value and f"`{self.value}`"),
                     ("max abs error", _num(self.max_abs_err)), ("max rel error", _num(self.max_rel_err)),
@@ -418,7 +419,7 @@ def _classify(program, framework: str, cut: Cut, tried: tuple, finding: dict, ju
     if leaf is None and failures:
         leaf = failures[0][1]
     lines = statement_lines(program, framework)
-    line, source = lines.get(loc, (None, "")) if loc is not None else (None, "")
+    line, source = lines.get(loc, (None, "")) if loc is not None else method_line(program, framework)
     result = Localisation("found", "", kind, list(loc) if loc else None, statement_text(s) if s else "", line, source,
                           s.op if isinstance(s, OpStmt) else None, dict(s.attrs) if isinstance(s, OpStmt) else {},
                           notes=notes)
@@ -446,7 +447,8 @@ def _value_name(program, o: Output) -> str:
 
 
 def _sentence(r: Localisation, kind: str, message: str) -> str:
-    at = f"line {r.line} (`{r.source}`)" if r.line else (f"`{r.statement}`" if r.statement else "the inputs")
+    at = f"line {r.line} (`{r.source}`)" if r.line and r.statement else (f"`{r.statement}`" if r.statement else
+                                                                          "the inputs")
     if kind == "value":
         return f"{at} computes another value of {r.value} than eager, from inputs that agree"
     if kind == "gradient":

@@ -126,6 +126,11 @@ class Int32Arithmetic(nn.Layer):
         return x * counts.astype("float32").unsqueeze(-1) + counts.sum().astype("float32")
 
 
+class Int32Slice(nn.Layer):
+    def forward(self, x, k):
+        return x[:k] + k.astype("float32")
+
+
 class AttributeMutation(nn.Layer):
     def __init__(self):
         super().__init__()
@@ -297,6 +302,7 @@ MODELS = {
     "zero_dim_tensor": (ZeroDimTensor, lambda: ([_x(), paddle.to_tensor(2.0)], {})),
     "int32_index": (Int32Index, lambda: ([_x(), paddle.to_tensor([3, 0, 1], dtype="int32")], {})),
     "int32_arithmetic": (Int32Arithmetic, lambda: ([_x(), paddle.to_tensor([1, 2, 3, 4], dtype="int32")], {})),
+    "int32_slice": (Int32Slice, lambda: ([_x(), paddle.to_tensor(2, dtype="int32")], {})),
     "attribute_mutation": (AttributeMutation, lambda: ([_x()], {})),
     "if_bool_input": (IfBoolInput, lambda: ([_x(), paddle.to_tensor(True)], {})),
     "list_in_loop": (ListInLoop, lambda: ([_x()], {})),

@@ -101,6 +101,13 @@ P2O_SOFTPLUS = Limitation(
     errors=(Paddle2OnnxFailed.__name__,), message=r"Only support softplus with beta == 1\.0 and threshold == 20\.0",
     outcome=None, versions=">=2.1", package="paddle2onnx",
     reference="found by conformance 2026-11-21 (paddle2onnx 2.1.0)")
+P2O_INTERPOLATE_SCALE = Limitation(
+    reason="known bug: paddle2onnx cannot read the scale of F.interpolate(x, scale_factor=...) (bilinear, trilinear) "
+           "and aborts the process: '(Unimplemented) the 0th elementwise MUST be ir::FloatAttribute'; the same resize "
+           "with size=[...] converts",
+    errors=(Paddle2OnnxFailed.__name__,), message=r"the 0th elementwise MUST be ir::FloatAttribute", outcome=None,
+    versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-23 (paddle2onnx 2.1.0); cases/paddle-onnx-interpolate-scale-factor.json")
 P2O_WHILE_COND_RANK = Limitation(
     reason="known bug: for `while i < n and x.max() < t:` paddle2onnx writes a Loop whose condition output is "
            "declared rank 0 but computed rank 1; onnxruntime refuses to load the model",
@@ -297,4 +304,4 @@ LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFEREN
 #: A Paddle Inference predictor.
 PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own first: they name its errors best
 #: paddle2onnx on onnxruntime.
-ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_WHILE_COND_RANK)
+ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK)

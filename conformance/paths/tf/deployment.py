@@ -62,7 +62,7 @@ class LiteModel:
         self.shapes = None
 
     def __call__(self, *args, **kwargs):
-        values = [np.ascontiguousarray(to_numpy(t)) for t in tf.nest.flatten(list(args))]
+        values = [np.require(to_numpy(t), requirements="C") for t in tf.nest.flatten(list(args))]  # 0-d stays 0-d
         if self.runner is not None:
             results = self.runner(**dict(zip(self.names, values)))
             flat = [np.array(results[name], copy=True) for name in self.outputs]

@@ -42,8 +42,16 @@ LOOP_SHAPE_INVARIANT = Limitation(
     errors=("ValueError",), message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
     reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options")
 
+NUMPY_TRIL_UNKNOWN_DIMS = Limitation(
+    reason="tf.experimental.numpy.tril and triu (the emitters of tril and triu) refuse a tensor whose last two dims "
+           "are unknown while tracing ('Currently, the last two dimensions of the input array need to be known'): a "
+           "dynamic batch dim there, or a retrace with relaxed shapes (reduce_retracing), or a TF1 placeholder",
+    errors=("ValueError",), message=r"the last two dimensions of the input array need to be known",
+    reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py "
+              "(tril, triu)")
+
 #: What every traced path refuses while it traces.
-TRACED = (SHAPE_NONE, PYTHON_LOOP_BREAK, LOOP_SHAPE_INVARIANT)
+TRACED = (SHAPE_NONE, PYTHON_LOOP_BREAK, LOOP_SHAPE_INVARIANT, NUMPY_TRIL_UNKNOWN_DIMS)
 #: tf.function and XLA trace again when a call brings a new kwargs value: the same refusals at run time.
 RETRACED = TRACED + tuple(replace(lim, phase="run") for lim in TRACED)
 
@@ -81,7 +89,15 @@ XLA_COND_GRADIENT_GRAPH = Limitation(
     phase="run", modes=AUTOGRAD, errors=("AssertionError",), message=r"\A\Z", outcome=None, versions=">=2.0",
     reference=f"{FOUND}, grad mode")
 
-XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
+XLA_NO_KERNEL = Limitation(
+    reason="XLA has no kernel for some TensorFlow ops on the device (ResizeBicubic on XLA_CPU_JIT): jit_compile "
+           "refuses a function that uses one",
+    errors=("InvalidArgumentError",),
+    message=r"Detected unsupported operations when trying to compile graph .* on XLA_\w+_JIT",
+    reference="https://www.tensorflow.org/xla/known_issues")
+
+XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
+                  replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
                   XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH)
 FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
 SAVED_MODEL = TRACED
@@ -135,4 +151,4 @@ TF1_COND_X_PLUS_X = Limitation(
     phase="run", errors=("InvalidArgumentError",), message=r"Retval\[\d+\] does not have value", outcome=None,
     versions=">=2.21", reference=FOUND)
 
-SESSION = (NO_GRAPH_BUILDER, GRAPH_RETURN_IN_LOOP, TF1_COND_X_PLUS_X, GRAPH_ZERO_GRADIENT)
+SESSION = (NO_GRAPH_BUILDER, GRAPH_RETURN_IN_LOOP, TF1_COND_X_PLUS_X, GRAPH_ZERO_GRADIENT, NUMPY_TRIL_UNKNOWN_DIMS)

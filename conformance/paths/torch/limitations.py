@@ -81,7 +81,11 @@ AOT_ZERO_GRADIENTS = Limitation(
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DICT_FALLBACK)
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
-    reason="the TorchScript ONNX exporter has no symbolic for some aten operators at its opset (aten::asinh, "
-           "aten::expm1, aten::logaddexp, aten::trunc among this suite's ops)",
-    errors=("UnsupportedOperatorError",), versions=">=2.0",
+    reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
+           "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
+           "adaptive pooling to an output size that does not divide the input's, scatter_reduce with "
+           "include_self=False or 'mean', sort with an out parameter: 'Unsupported: ONNX export of operator ...', "
+           "'ONNX does not support ...')",
+    errors=("UnsupportedOperatorError", "SymbolicValueError", "OnnxExporterError"),
+    message=r"is not supported|Unsupported: ONNX export of operator|ONNX does not support", versions=">=2.0",
     reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html")

@@ -58,8 +58,15 @@ register(name="to_float", family="cast", arity=1, empty_ok=True, doc="cast int64
 # ---------------------------------------------------------------- more comparisons, logical and bitwise ops
 
 
+#: TensorFlow's == and != are elementwise only executing eagerly or in a tf.function: in a TF1 graph (tf.session)
+#: they compare the Tensor objects and give a Python bool, so TensorFlow's emitter names the op
+_TF_EQUALITY = {"==": "tf.math.equal({0}, {1})", "!=": "tf.math.not_equal({0}, {1})"}
+
+
 def _comparison(name, symbol, doc):
-    register(name=name, family="comparison", arity=2, empty_ok=True, doc=doc, emit=everywhere(f"{{0}} {symbol} {{1}}"),
+    operator = f"{{0}} {symbol} {{1}}"
+    emit = per_framework(operator, operator, _TF_EQUALITY[symbol]) if symbol in _TF_EQUALITY else everywhere(operator)
+    register(name=name, family="comparison", arity=2, empty_ok=True, doc=doc, emit=emit,
              infer=_cmp_infer, bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
              tolerance="flips where x is within rounding of y: watched by the branch-flip guard")
 

@@ -171,6 +171,12 @@ def _matrix(ts, a):
 
 register(name="noncontiguous", family="layout", arity=1, arg_dtypes=("any",), infer=_matrix, bound=keep_bound,
          empty_ok=True, edge_ok=True,
-         emit={"torch": "{0}.mT.contiguous().mT", "paddle": "{0}", "tf": "{0}"},
-         doc="the same values laid out column-major in the last two dims (torch: a non-contiguous tensor; paddle "
-             "and TensorFlow have no strides: the value itself)")
+         emit={"torch": "{0}.mT.contiguous().mT"},
+         missing={"paddle": "paddle tensors have no strides to lay out", "tf": "TensorFlow tensors have no strides"},
+         doc="the same values laid out column-major in the last two dims: a non-contiguous tensor")
+register(name="int_abs", family="integer", arity=1, arg_dtypes=("int",), infer=same_type, empty_ok=True, edge_ok=True,
+         emit=per_framework("torch.abs({0})", "paddle.abs({0})", "tf.abs({0})"),
+         bound=lambda ivs, a, ts: _wrap((0.0, max(map(abs, ivs[0]))), ts[0].dtype) if ivs[0][0] > np.iinfo(
+             ts[0].dtype).min else (float(np.iinfo(ts[0].dtype).min), float(np.iinfo(ts[0].dtype).max)),
+         doc="|x| of integers: the minimum of a signed dtype has no positive counterpart and stays itself (-128 in "
+             "int8)")
