@@ -58,7 +58,8 @@ ONNX_TORCHSCRIPT_VIEW_WRITES = Limitation(
     reason="known bug: the TorchScript ONNX exporter loses an in-place write through a view (narrow, select, a "
            "slice, transpose...) or computes the view before a write to its base: the exported graph returns the "
            "values from before the write",
-    phase="compare", constructs=("view_write", "base_write"), outcome=None, versions=">=2.13", reference=FOUND)
+    phase="compare", constructs=("view_write", "base_write"), outcome=None, versions=">=2.13",
+    reference="https://github.com/pytorch/pytorch/issues/80271; cases/torch-onnx-slice-variable-write.json")
 FX_BUFFER_UPDATE_DROPPED = Limitation(
     reason="known bug: symbolic tracing runs an in-place update of a buffer (self.b.add_(1)) once, while tracing, "
            "and bakes the buffer into the graph as a constant: the traced module never updates it",
@@ -79,6 +80,12 @@ SAVED_PROGRAM_STATE = Limitation(
            "buffers forward assigns: every call computes with the state that was saved",
     phase="compare", constructs=STATE, outcome=None, versions=">=3.0", reference=FOUND)
 
+SOT_INPLACE_ON_VIEW = Limitation(
+    reason="to_static's SOT falls back to the AST translation, which refuses an in-place operator on a tensor that "
+           "is a view in dygraph (static graphs have no views): the refusal comes wrapped in SOT's InnerError",
+    errors=("InnerError",), message=r"output variable is a viewed Tensor in dygraph", versions=">=3.0",
+    reference="paddle/utils/inplace_utils.py (the refusal's own message)")
+
 #: Per path id, the records of this module it has.
 BY_PATH = {
     "torch.script": (ATTRIBUTE_FROZEN, SCRIPT_NO_CLOSURES),
@@ -98,6 +105,7 @@ BY_PATH = {
     **{f"paddle.{name}": (ATTRIBUTE_FROZEN, TO_STATIC_INPUT_WRITE, SAVED_PROGRAM_STATE)
        for name in ("jit_save", "jit_save_methods", "jit_save_function", "inference", "inference_no_onednn",
                     "inference_no_ir_optim", "onnx")},
+    "paddle.to_static_sot": (SOT_INPLACE_ON_VIEW,),
     "tf.function": (ATTRIBUTE_FROZEN,),
     "tf.xla": (ATTRIBUTE_FROZEN,),
     "tf.function_per_call": (ATTRIBUTE_FROZEN,),
