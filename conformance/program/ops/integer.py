@@ -88,7 +88,8 @@ _divider("fmod", per_framework("torch.fmod({0}, {1})",
                                '{0} - paddle.divide({0}, {1}, rounding_mode="trunc") * {1}',
                                "tf.truncatemod({0}, {1})"),
          lambda ivs, a, ts: hull(*(s * abs(c) for s in (-1, 1) for c in ivs[1])),
-         "a mod b with the sign of a (C's fmod)", refuses=PADDLE_SMALL_FLOAT16)
+         "a mod b with the sign of a (C's fmod)",
+         refuses={**PADDLE_SMALL_FLOAT16, "tf": ("int8", "uint8", "float16")})  # tf.truncatemod: no such kernels
 
 
 def _int_args(ts, a):
@@ -122,7 +123,7 @@ for _op in ("and", "or", "xor"):
              emit=per_framework(f"torch.bitwise_{_op}({{0}}, {{1}})", f"paddle.bitwise_{_op}({{0}}, {{1}})",
                                 f"tf.bitwise.bitwise_{_op}({{0}}, {{1}})"))
 register(name="int_pow", family="integer", arity=1, arg_dtypes=("int",), infer=same_type, empty_ok=True,
-         refuses=PADDLE_SMALL,
+         refuses={**PADDLE_SMALL, "tf": ("uint8",)},
          edge_ok=True, emit=per_framework("{0} ** {exponent}", "paddle.pow({0}, {exponent})", "{0} ** {exponent}"),
          bound=lambda ivs, a, ts: _wrap(hull(*(x ** a["exponent"] for x in ivs[0]), 0.0), ts[0].dtype),
          attrs=lambda draw, ts: {"exponent": draw(strategies().sampled_from([2, 3]))},
@@ -183,7 +184,7 @@ register(name="noncontiguous", family="layout", arity=1, arg_dtypes=("any",), in
          missing={"paddle": "paddle tensors have no strides to lay out", "tf": "TensorFlow tensors have no strides"},
          doc="the same values laid out column-major in the last two dims: a non-contiguous tensor")
 register(name="int_abs", family="integer", arity=1, arg_dtypes=("int",), infer=same_type, empty_ok=True, edge_ok=True,
-         refuses=PADDLE_SMALL,
+         refuses={**PADDLE_SMALL, "tf": ("uint8",)},
          emit=per_framework("torch.abs({0})", "paddle.abs({0})", "tf.abs({0})"),
          bound=lambda ivs, a, ts: _wrap((0.0, max(map(abs, ivs[0]))), ts[0].dtype) if ivs[0][0] > np.iinfo(
              ts[0].dtype).min else (float(np.iinfo(ts[0].dtype).min), float(np.iinfo(ts[0].dtype).max)),
