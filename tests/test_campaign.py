@@ -157,3 +157,17 @@ def test_resume_with_other_options_is_refused(tmp_path):
     with pytest.raises(ResumeError, match="resume with the seed"):  # case 0 is the same for every seed; 1 is not
         Campaign(CampaignOptions(seed=6, budget=600, max_cases=3, paths=paths, workers=1, out=tmp_path,
                                  resume=True)).run()
+
+
+def test_the_budget_ends_each_case_in_flight_with_its_running_task(tmp_path):
+    paths = [PATHS[p] for p in ("torch.eager", "torch.script", "torch.trace")]
+    modes = ("infer", "grad", "train")
+    opts = CampaignOptions(seed=1, budget=0.01, max_cases=50, paths=paths, workers=1, out=tmp_path, modes=modes)
+    summary = Campaign(opts).run()
+    first = _records(tmp_path / "results.jsonl")
+    assert summary["cases"] == 1 and 1 <= len(first) < 8  # 8 tasks: eager, script, trace in three modes less one
+    opts.resume, opts.max_cases, opts.budget = True, 1, 600
+    Campaign(opts).run()
+    done = _records(tmp_path / "results.jsonl")
+    assert sorted((r["path"], r["mode"]) for r in done) == sorted(
+        (p.name, m) for p in paths for m in modes if m in p.modes)  # the rest of the case, each task once

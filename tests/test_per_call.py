@@ -3,10 +3,12 @@ and with the Python keyword arguments passed on every call; and Paddle's ``to_st
 ``input_spec`` (SOT and ``torch.compile`` already take the kwargs on every call).
 
 Each new kwargs value must give the eager answer (a trace reused for another Python value is a mismatch: the
-planted ``tf.planted_per_call_first_trace`` does exactly that and is caught), the traces are counted per call
-signature (a new Python value or shape traces once more; ``reduce_retracing`` generalises a varying batch), and
-drawn programs with kwargs flag nothing along them.
+planted ``tf.planted_*_first_trace`` paths, one per per-call path, and Paddle's ``planted_per_call_first_program``
+do exactly that and are caught), the traces are counted per call signature (a new Python value or shape traces once
+more; ``reduce_retracing`` generalises a varying batch), and drawn programs with kwargs flag nothing along them.
 """
+
+import functools
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,10 +38,16 @@ class _FirstTrace(conv.PerCall):
         return super().__call__(*args, **self.first)
 
 
-def _first_trace(ctx):
-    function = _FirstTrace(ctx.model, ctx.device, False, False)
+def _first_trace(ctx, jit_compile: bool, reduce_retracing: bool):
+    function = _FirstTrace(ctx.model, ctx.device, jit_compile, reduce_retracing)
     function(*ctx.args, **ctx.kwargs)
     return function
+
+
+#: Each TensorFlow per-call path, planted: (its name, the planted one's name, jit_compile, reduce_retracing).
+PLANTED_TF = [("tf.function_per_call", "planted_function_first_trace", False, False),
+              ("tf.xla_per_call", "planted_xla_first_trace", True, False),
+              ("tf.function_reduce_retracing", "planted_reduce_retracing_first_trace", False, True)]
 
 
 def _paddle_first_program(ctx):
@@ -49,8 +57,9 @@ def _paddle_first_program(ctx):
     return lambda *args, **kwargs: static(*args, **first)
 
 
-register(PathRecord("tf", "planted_per_call_first_trace", "tf.function per call reusing the first kwargs' trace",
-                    _first_trace, conv.run, counters=conv.PerCall.counters, default=False),
+register(*(PathRecord("tf", name, f"{path} reusing the first kwargs' trace", functools.partial(
+                          _first_trace, jit_compile=jit, reduce_retracing=relax), conv.run,
+                      counters=conv.PerCall.counters, default=False) for path, name, jit, relax in PLANTED_TF),
          PathRecord("paddle", "planted_per_call_first_program", "to_static per call running the first kwargs' program",
                     _paddle_first_program, lambda artifact, args, kwargs: artifact(*args, **kwargs), default=False))
 
@@ -119,8 +128,9 @@ def test_a_new_python_value_or_shape_traces_once_more(prep, path, traces):
     assert [c["call_signatures"] for c in counted] == [1, 2, 3, 4, 4]
 
 
-def test_reusing_the_first_trace_for_a_new_python_value_is_a_mismatch(prep):
-    record = run_path(CASE, prep, PATHS["tf.planted_per_call_first_trace"])
+@pytest.mark.parametrize("planted", [f"tf.{name}" for _, name, _, _ in PLANTED_TF])
+def test_reusing_the_first_trace_for_a_new_python_value_is_a_mismatch(prep, planted):
+    record = run_path(CASE, prep, PATHS[planted])
     assert [(e.role, e.outcome) for e in record.detail.inputs] == [
         ("example", "pass"), ("batch", "pass"), ("batch", "pass"), ("kwargs", "mismatch"), ("kwargs", "pass")]
     assert record.outcome == "mismatch"

@@ -79,6 +79,21 @@ def test_a_program_the_ir_cannot_say_in_a_framework_is_not_run_there():
     assert all(op in result.message for op in missing)
 
 
+@pytest.mark.skipif(not framework_available("paddle"), reason="paddle is not installed")
+def test_a_program_a_framework_s_eager_cannot_run_is_not_recorded_there():
+    """tf-xla-int8-overflow-where multiplies int8 tensors, which Paddle's eager has no CPU kernel for: no Paddle
+    path can be judged on it, and nothing is recorded (never a runtime_error of each path)."""
+    from conformance.paths.records import PATHS, load_framework
+    from conformance.triage.transplant import transplant
+
+    load_framework("paddle")
+    case_file = load_case_file(CASES / "tf-xla-int8-overflow-where.json")
+    (result,) = transplant(case_file, [PATHS["paddle.to_static"]])
+    if result.record is not None:
+        pytest.skip(f"paddle's eager runs this program now: {result.outcome}")
+    assert result.action == "unrecorded" and result.message.startswith("eager paddle cannot run this program")
+
+
 def test_the_version_recorded_is_the_installed_one_and_later():
     assert since("2.13.0+cpu") == ">=2.13.0"
     assert Expectation("pass", since("2.13.0+cpu")).applies("2.14.1")

@@ -3,7 +3,6 @@ converted, run and judged in a process of its own (see :mod:`conformance.check`)
 
 from __future__ import annotations
 
-import copy
 import inspect
 import json
 import pickle
@@ -25,7 +24,7 @@ from conformance.check.calls import (
     spec_arrays,
 )
 from conformance.check.isolated import PathJob, registering_module, run_isolated, run_job
-from conformance.check.prepared import UserPrepared, to_fp64
+from conformance.check.prepared import UserPrepared, fresh_copy, to_fp64
 from conformance.check.report import CheckReport, path_result
 from conformance.judge.modes import InputRun
 from conformance.judge.oracle import Stability
@@ -127,7 +126,7 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
                       params=(), body=(), output=OutVar("output"), meta=(("model", type(model).__name__),))
 
     t0 = time.perf_counter()
-    eager_model = fw.prepare(copy.deepcopy(model), "cpu", False)
+    eager_model = fw.prepare(fresh_copy(framework, model), "cpu", False)
     prep = UserPrepared(fw, eager_model, to_fp64(framework, eager_model))
     notes = [] if prep.model64 is not None else [f"{framework} models cannot be cast to fp64: the reference is "
                                                   f"eager fp32 (rounding allowance from nudged inputs)"]
@@ -186,13 +185,13 @@ def _eager_runs(prep: UserPrepared, np_args: list, kwargs: dict, extra_inputs: S
 
 
 def _picklable(prep: UserPrepared, notes: list) -> bool:
-    """Whether the model can reach a path's own process (pickled); if not, a note says so."""
+    """Whether the model can reach a path's own process (pickled, and unpickled there); if not, a note says so."""
     try:
-        pickle.dumps((prep.model, prep.model64))
+        pickle.loads(pickle.dumps((prep.model, prep.model64)))
         return True
     except Exception as e:  # noqa: BLE001 - e.g. a class defined inside a function
         notes.append(f"the model cannot be pickled ({type(e).__name__}: {' '.join(str(e).split())[:120]}): its paths "
-                     f"ran in this process, without a time limit; define its class at the top level of a module")
+                     f"ran in this process, without a time limit")
         return False
 
 

@@ -21,12 +21,24 @@ def passing_constants(fw: Framework) -> Framework:
                                to_tensor(a, device, fp64))
 
 
+def fresh_copy(framework: str, model):
+    """A copy of ``model`` (a torch or Paddle conversion may change the model it is given). A TensorFlow model that
+    cannot be deep-copied (a Keras model whose class is not registered for serialisation) is shared: TensorFlow's
+    paths wrap a model, never change it."""
+    try:
+        return copy.deepcopy(model)
+    except Exception:  # noqa: BLE001 - Keras copies a model through its config
+        if framework == "tf":
+            return model
+        raise
+
+
 def to_fp64(framework: str, model):
     """An fp64 copy of ``model`` for the reference, or None where the framework cannot cast a model."""
-    model = copy.deepcopy(model)
     if framework == "torch":
-        return model.double()
+        return copy.deepcopy(model).double()
     if framework == "paddle":
+        model = copy.deepcopy(model)
         model.to(dtype="float64")
         return model
     return None  # a tf.Module's variables have fixed dtypes
@@ -43,7 +55,7 @@ class UserPrepared(Prepared):
         self.model, self.model64 = model, model64
 
     def new_model(self):
-        return copy.deepcopy(self.model)
+        return fresh_copy(self.framework.name, self.model)
 
     def eager(self, args, nudged, kwargs, force=None, forward=None):
         example = self.runs[0] if self.runs else None

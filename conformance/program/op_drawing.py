@@ -43,6 +43,8 @@ def spread(first: int, second: int, n: int) -> int:
 class OpDrawing:
     """Op statements, for the generator that mixes this in (see the module docstring)."""
 
+    frameworks: tuple = ()  # the frameworks the program is rendered for (an op's ``refuses`` applies to them)
+
     def candidates(self, rec: OpRecord, scope, limit: int = 64) -> list[tuple[str, ...]]:
         """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
         return list(itertools.islice(self.iter_candidates(rec, scope), limit))
@@ -54,8 +56,9 @@ class OpDrawing:
         def ok(args):
             ts = [env[a].type for a in args]
             try:
+                refused = {d for fw in self.frameworks for d in rec.refuses.get(fw, ())}
                 for t, want in zip(ts, rec.arg_dtypes * rec.arity):
-                    if not dtype_fits(t.dtype, want):
+                    if not dtype_fits(t.dtype, want) or t.dtype in refused:
                         return False
                 edge = any(env[a].edge for a in args)
                 if edge and (not rec.edge_ok or rec.inplace):

@@ -450,6 +450,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     g.edges = turned_on(draw, constructs)
     g.dtype = program_dtype(draw, g.edges)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
+    g.frameworks = frameworks
     base = g.shape(None)
     inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))
     if "kwargs" in constructs:

@@ -6,6 +6,8 @@
 * **Scheduled by cost**: each task (a path in a mode) judges the cases its cost class gives it
   (:mod:`conformance.run.schedule`): cheap tasks every case, the most expensive one case in eight; which
   tasks judge a case depends on the options and the case's position alone, never on timing.
+* **On budget**: once ``budget`` seconds have passed (counted from the first worker ready to run cases), no
+  case starts, and each case in flight ends with the task it is running (``resume`` runs the rest).
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
   (segfault, abort) turns the path it was running into a ``crash`` record; one that runs past
   ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The worker is
@@ -39,6 +41,8 @@ from conformance.program.case import Case
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 
 CHUNK = 25
+#: What the parent tells a worker whose case must end after the task in flight (the budget ran out).
+STOP = "stop"
 
 
 @contextlib.contextmanager
@@ -141,11 +145,15 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
             return
         if msg is None:
             return
+        if msg == STOP:  # came after the case it was meant for had ended
+            continue
         case_dict, wanted = msg  # wanted: task keys (runner.task_key), in order
         case = Case.from_dict(case_dict)
         tasks = [(PATHS[p], mode) for p, mode in map(split_task_key, wanted)]
         for record in run_case(case, tasks, device, on_path_start=lambda key: conn.send(("start", key))):
             conn.send(("record", record))
+            if conn.poll() and conn.recv() == STOP:  # the budget ran out: the case's other tasks wait for --resume
+                break
         conn.send(("done", None))
 
 
@@ -173,6 +181,7 @@ class _Worker:
     job: Optional[_Job] = None
     ready: bool = False
     spawned_at: float = field(default_factory=time.monotonic)
+    stopping: bool = False  # told to end its case after the task in flight (the budget ran out)
 
 
 @dataclass
@@ -411,6 +420,11 @@ class Campaign:
                             self._send(worker, job)
                 if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break
+                if out_of_time and not exhausted:  # the budget ran out: each case ends with the task in flight
+                    for worker in self.workers:
+                        if worker.job is not None and worker.job.started is not None and not worker.stopping:
+                            worker.stopping = True
+                            worker.conn.send(STOP)
                 while (not out_of_time and not drained and len(ahead) < 2 * len(self.workers)
                        and not any(w.conn.poll() for w in self.workers)):
                     job = next_job()

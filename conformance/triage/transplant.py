@@ -14,7 +14,8 @@ path, what the installed version does and how that stands against the file:
   regression): never overwritten, left for a person to read;
 * ``unrecorded``: the outcome cannot be an expectation (``harness_error``: this project's own bug), or the path
   could not run the case at all: the IR cannot say the program in that framework (an op without an emitter
-  there), so it is not a test of that framework.
+  there), or that framework's eager cannot run it (Paddle has no int8 ``multiply`` kernel on the CPU), so it is
+  not a test of that framework.
 
 A finding added this way that no limitation of the path names (``Transplanted.new_finding``) is a new bug on
 that path: triage it into a case of its own named for the path, or name it by a limitation record.
@@ -30,7 +31,7 @@ from typing import Callable, Iterable, Optional
 from conformance.paths.records import PathRecord, load_framework
 from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS, ResultRecord
-from conformance.run.runner import run_case, tasks_of
+from conformance.run.runner import error_text, prepare, run_path
 from conformance.triage.corpus import EXPECTABLE, CaseFile, Expectation, corpus, load_case_file, write_case_file
 
 ACTIONS = ("added", "kept", "differs", "unrecorded")
@@ -82,14 +83,23 @@ def transplant(case_file: CaseFile, paths: Iterable[PathRecord], device: str = "
     if case_file.case is None:
         raise ValueError(f"{case_file.file}: a hand-written model is one framework's code: only IR cases travel")
     chosen = [p for p in paths if not p.reference]
-    versions = {fw: load_framework(fw).version() for fw in {p.framework for p in chosen}}
-    unsaid = {fw: without_emitter(case_file.case, fw) for fw in versions}
-    out = [Transplanted(case_file.file, p.id, "", "unrecorded", f"the IR cannot say this program in {p.framework}: "
-                        f"no {p.framework} emitter for {', '.join(unsaid[p.framework])}")
-           for p in chosen if unsaid[p.framework]]
-    runnable = [p for p in chosen if not unsaid[p.framework]]
-    return out + [judge_record(case_file, record, versions[record.framework])
-                  for record in run_case(case_file.case, tasks_of(runnable, ["infer"]), device)]
+    out = []
+    for fw in dict.fromkeys(p.framework for p in chosen):
+        mine = [p for p in chosen if p.framework == fw]
+        unsaid = without_emitter(case_file.case, fw)
+        if unsaid:
+            out += [Transplanted(case_file.file, p.id, "", "unrecorded", f"the IR cannot say this program in {fw}: no "
+                                 f"{fw} emitter for {', '.join(unsaid)}") for p in mine]
+            continue
+        try:
+            prep = prepare(case_file.case, fw)
+        except Exception as e:  # noqa: BLE001 - eager cannot run the program there: no path of it can be judged
+            out += [Transplanted(case_file.file, p.id, "", "unrecorded", f"eager {fw} cannot run this program: "
+                                 f"{error_text(e)[:300]}") for p in mine]
+            continue
+        version, versions = prep.framework.version(), prep.framework.versions()
+        out += [judge_record(case_file, run_path(case_file.case, prep, p, device, versions), version) for p in mine]
+    return out
 
 
 def with_added(case_file: CaseFile, results: Iterable[Transplanted]) -> CaseFile:

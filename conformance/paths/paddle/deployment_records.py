@@ -22,8 +22,9 @@ OPENVINO_NO_PIR = Limitation(
     errors=("Error",), message=r"Cannot recognize input model", versions=">=3.0",
     reference="https://github.com/openvinotoolkit/openvino/issues/29325")
 
-#: The OpenVINO paths run only when named (default=False) until their campaigns' findings are triaged
-#: (issue 18: unminimised conversion errors and unexplained mismatches of OpenVINO's readers).
+#: The OpenVINO paths run only when named (default=False): paddle.openvino refuses every Paddle 3 model (above);
+#: paddle.onnx_openvino's seed-0 campaign left OpenVINO's refusal of a take_along_axis GatherElements and
+#: paddle2onnx's bfloat16 Cast unminimised (issue 18).
 DEPLOYMENT_PATHS = (
     PathRecord("paddle", "inference_no_ir_optim", "Paddle Inference predictor on the jit.save'd model with "
                "config.switch_ir_optim(False) (no inference passes; the CPU, oneDNN on, as the default predictor) "

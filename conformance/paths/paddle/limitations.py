@@ -120,6 +120,12 @@ PREDICTOR_INPUT_AS_OUTPUT = Limitation(
            "predictor ('More than one shadow output named with x'); paddle.jit.load runs it",
     phase="run", errors=("RuntimeError",), message=r"More than one shadow output named with \S+ found",
     outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+STATIC_DTYPE_CHECK = Limitation(
+    reason="a static program checks each API's input dtypes when it is built, where dygraph runs what its kernels "
+           "take: paddle.tile refuses int8 under to_static ('The data type of 'x' in tile must be [...], but received "
+           "int8'), as its documented dtypes say",
+    errors=("TypeError",), message=r"The data type of '\w+' in \w+ must be \[.*\], but received", versions=">=3.0",
+    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/tile_en.html")
 INPLACE_ON_VIEW = Limitation(
     reason="to_static refuses an in-place operator (x.multiply_(y), F.relu_) on a tensor that is a view in dygraph "
            "(of a strided API such as unsqueeze or a slice): static graphs have no views, so it asks for a "
@@ -285,7 +291,7 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
           replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS,
-          TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"))
+          TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK)
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))

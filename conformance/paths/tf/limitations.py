@@ -129,7 +129,14 @@ ONNX_LOOP_COUNTER_SHAPE = Limitation(
     phase="run", errors=("Fail",), message=r"Loop subgraph input 0 has unknown shape", outcome=None,
     versions=">=1.17", package="tf2onnx", reference=FOUND_TF2ONNX)
 
-ONNX = TRACED + (ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT, ONNX_LOOP_COUNTER_SHAPE)
+ONNX_UNCONVERTED_OP = Limitation(
+    reason="tf2onnx has no handler for some TensorFlow operators at the opset (TruncateMod; BitwiseAnd on int8 before "
+           "opset 18) and leaves them in the graph as they are (it logs them as unsupported); onnxruntime then refuses "
+           "the model ('No Op registered for ... with domain_version of N')",
+    errors=("InvalidGraph",), message=r"No Op registered for \w+ with domain_version of \d+", versions=">=1.17",
+    package="tf2onnx", reference="https://github.com/onnx/tensorflow-onnx/blob/main/support_status.md")
+ONNX = TRACED + (ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT, ONNX_LOOP_COUNTER_SHAPE,
+                 ONNX_UNCONVERTED_OP)
 
 # ------------------------------------------------------------------ the TF1 graph in a session
 

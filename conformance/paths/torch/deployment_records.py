@@ -94,8 +94,7 @@ EXECUTORCH_STR_INPUT = Limitation(
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 
-#: The OpenVINO paths run only when named (default=False) until their campaigns' findings are triaged
-#: (issue 18: unminimised conversion errors and unexplained mismatches of OpenVINO's readers).
+#: The OpenVINO paths are default since the seed-0 deployment campaign's findings were named (issue 18).
 DEPLOYMENT_PATHS = (
     PathRecord("torch", "export_saved", "torch.export.save of the exported program (dynamic batch), torch.export.load, "
                "run as ExportedProgram.module() " + EXPORT_NOTE, deploy.export_saved, conv.call,
@@ -118,18 +117,15 @@ DEPLOYMENT_PATHS = (
                limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_UNUSED_INPUT_BESIDE_DICT, OPENVINO_INPUT_DROPPED,
                             OPENVINO_DICT_KEY_CLASH, OPENVINO_NESTED_SEQUENCE, OPENVINO_DICT_OF_SEQUENCES,
                             OPENVINO_NO_CONVERSION_RULE),
-               requires=OPENVINO_NEEDS, devices=("cpu",),
-               default=False),
+               requires=OPENVINO_NEEDS, devices=("cpu",)),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
                "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),
                conv.run_flat, limitations=lim.ONNX_DYNAMO, specializes=frozenset({"kwargs"}),
-               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset,
-               default=False),
+               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript_openvino", "torch.onnx.export(dynamo=False), the file read by OpenVINO's "
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
-               devices=("cpu",), default_onnx_opset=onnx_default_opset,
-               default=False),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

@@ -99,7 +99,8 @@ register(name="gather", family="indexing", arity=1, arg_dtypes=("any",), doc="to
          emit=per_framework("torch.gather({0}, {dim}, {torch_index})",
                             "paddle.take_along_axis({0}, {paddle_index}, {dim}, broadcast=False)",
                             "tf.experimental.numpy.take_along_axis({0}[{crop}], {tf_index}, {dim})"),
-         infer=_gather_infer, attrs=_gather_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound)
+         infer=_gather_infer, attrs=_gather_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound,
+         refuses={"paddle": ("bool", "int8", "float16")})  # paddle.take_along_axis has no kernel for them (CPU)
 
 
 def _along_attrs(draw, ts):
@@ -127,7 +128,8 @@ register(name="take_along_dim", family="indexing", arity=1, arg_dtypes=("any",),
          emit=per_framework("torch.take_along_dim({0}, {torch_index}, {dim})",
                             "paddle.take_along_axis({0}, {paddle_index}, {dim})",
                             "tf.experimental.numpy.take_along_axis({0}, {tf_index}, {dim})"),
-         infer=_along_infer, attrs=_along_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound)
+         infer=_along_infer, attrs=_along_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound,
+         refuses={"paddle": ("bool", "int8", "float16")})
 
 
 def _select_attrs(draw, ts):

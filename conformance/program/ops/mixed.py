@@ -50,15 +50,19 @@ def _top_k_infer(ts, a):
     return TensorType(targets.shape, "bool")
 
 
+def _targets_in_range(ivs, ts):
+    """The targets index a class: 0 <= target < C."""
+    return (ts[0].rank == 2 and isinstance(ts[0].shape[1], int) and ts[1].dtype in ("int64", "int32")
+            and 0 <= ivs[1][0] and ivs[1][1] < ts[0].shape[1])
+
+
 register(name="in_top_k", family="mixed", arity=2, arg_dtypes=("any",), infer=_top_k_infer, edge_ok=True,
          arg_shapes="any",
          emit={"torch": "(torch.topk({0}, {k}, dim=-1).indices == {1}.unsqueeze(-1)).any(-1)",
                "paddle": "(paddle.topk({0}, {k}, axis=-1)[1] == {1}.unsqueeze(-1)).any(-1)",
                "tf": "tf.math.in_top_k(tf.cast({1}, tf.int32), tf.cast({0}, tf.float32), {k})"},
          fp32_in_fp64={"tf": "tf.math.in_top_k takes float32 scores only (the fp64 reference casts them)"},
-         bound=lambda ivs, a, ts: (0.0, 1.0),
-         domain=lambda ivs, ts: ts[0].rank == 2 and isinstance(ts[0].shape[1], int) and 0 <= ivs[1][0]
-         and ivs[1][1] < ts[0].shape[1],
+         bound=lambda ivs, a, ts: (0.0, 1.0), domain=_targets_in_range,
          attrs=lambda draw, ts: {"k": draw(strategies().integers(1, ts[0].shape[1]))},
          probe="cmp",  # the gaps between sorted neighbours (as sorting ops): two scores crossing moves the top k
          probe_args=per_framework("torch.diff(torch.sort({0}, dim=-1).values, dim=-1), torch.zeros(())",

@@ -49,6 +49,9 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   past the edge of its ``domain`` (``sqrt`` of a negative, a division by zero): the generator applies it to
   variables that carry edge values (``conformance.program.edges``), whose results the oracle judges by its
   NaN/Inf policy; other ops never see them, so the value-range analysis stays exact where it is used;
+* ``refuses``: per framework, the argument dtypes its kernels refuse (Paddle's CPU kernels lack int8, uint8
+  and float16 for many ops): the generator does not draw the op on them for programs rendered for that framework,
+  and ``conformance ops`` shows it;
 * ``arg_dtypes``: per argument (repeated to the arity), an IR dtype, or a group: ``"any"``, ``"float"`` (any float
   dtype), ``"int"`` (any integer dtype), ``"number"`` (either) — :func:`dtype_fits`;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
@@ -186,6 +189,7 @@ class OpRecord:
     arg_shapes: str = "broadcast"
     fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
     edge_ok: bool = False
+    refuses: Mapping[str, tuple] = field(default_factory=dict)
     statement: bool = False
     init: Mapping[str, str] = field(default_factory=dict)
     frameworks: tuple[str, ...] = field(init=False, default=())
