@@ -431,8 +431,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         campaign of one framework passes it alone and gets the ops only it has too).
     """
     constructs = frozenset(constructs)
-    known = CONSTRUCTS + TRAIN_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS
-    unknown = constructs - set(known)
+    unknown = constructs - set(known := CONSTRUCTS + TRAIN_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS)
     if unknown:
         raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(known)}")
     train = "train_layers" in constructs
