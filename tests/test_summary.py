@@ -3,6 +3,10 @@ never a framework's finding; variants that run their base path's code are left o
 header names every framework's version."""
 
 import argparse
+import json
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -126,3 +130,23 @@ def test_build_strategy_variant_is_the_same_code_under_pir(framework):
 
     same = duplicate_work([PATHS["paddle.to_static_build_strategy"], PATHS["paddle.to_static"]], "cpu")
     assert bool(same) == bool(paddle.framework.use_pir_api())
+
+
+#: Lines Paddle and TensorFlow print from C++ (glog, absl) and Python warnings, as they would appear on a terminal.
+FRAMEWORK_LOG_LINE = re.compile(r"^(WARNING: All log messages|[IWEF]\d{4} \d|.*\b\w*Warning: |\s*warnings\.warn\()")
+
+
+def test_fuzz_prints_no_framework_log_line(tmp_path):
+    pytest.importorskip("paddle")
+    pytest.importorskip("tensorflow")
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "conformance", "fuzz", "--frameworks", "paddle,tf", "--paths",
+                           "to_static,function", "--mode", "infer", "--max-cases", "1", "--workers", "1", "--budget",
+                           "120", "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    noise = [line for line in (proc.stdout + proc.stderr).splitlines() if FRAMEWORK_LOG_LINE.match(line)]
+    assert not noise, noise
+    assert "0 new finding(s)" in proc.stdout or "new finding(s):" in proc.stdout
+    assert {"paddle.eager", "tf.eager"} <= set(json.loads((out / "manifest.json").read_text())["paths"])
+    worker_logs = "".join(p.read_text() for p in (out / "logs").glob("worker*.log"))
+    assert any(FRAMEWORK_LOG_LINE.match(line) for line in worker_logs.splitlines())  # the noise went there

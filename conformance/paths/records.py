@@ -425,8 +425,10 @@ def select_paths(frameworks: Optional[list[str]] = None, names: Optional[list[st
             raise UnknownPathError(f"unknown path {n!r} for frameworks {', '.join(frameworks)}; known: {known}"
                                    + broken)
         chosen += [h for h in hits if h not in chosen]
-    if not any(p.reference for p in chosen):
-        chosen.insert(0, next(p for p in pool if p.reference and p.framework == chosen[0].framework))
+    for fw in dict.fromkeys(p.framework for p in chosen):  # each framework's eager path, the reference, first
+        if not any(p.reference and p.framework == fw for p in chosen):
+            first = next(i for i, p in enumerate(chosen) if p.framework == fw)
+            chosen.insert(first, next(p for p in pool if p.reference and p.framework == fw))
     return chosen
 
 

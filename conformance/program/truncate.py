@@ -182,10 +182,12 @@ class _Builder:
         return replace(self.p, body=tuple(body), output=OutSeq("tuple", tuple(OutVar(v) for v in items)))
 
     def zeros(self) -> list:
-        """``zero``: 0 in the shape of the first input, detached; ``one_zero``: 0 of shape [1] (markers, flags)."""
+        """``zero``: 0 in the shape of the first input leaf that cannot be empty, detached; ``one_zero``: 0 of shape
+        [1] (markers, flags)."""
         name = self.name
-        first = self.p.inputs[0]
-        path, leaf = next(iter(spec_leaves(first.spec)))
+        leaves = [(i, path, leaf) for i in self.p.inputs for path, leaf in spec_leaves(i.spec)]
+        # the first input leaf that cannot be empty (detach refuses an empty tensor)
+        first, path, leaf = next((x for x in leaves if 0 not in x[2].shape), leaves[0])
         out = [Get(name("first"), first.name, path)]
         if leaf.dtype != "float32":
             out.append(OpStmt(name("firstf"), "to_float", (out[-1].out,)))

@@ -238,6 +238,7 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
     judged = len(inputs) - 1
     tried: dict[int, tuple] = {}
     steps: list[Step] = []
+    converted: list[int] = []  # the cuts converted, in order (a truncation that does not type-check is not)
     inference = mode == "infer"
     options = {"keep_inputs": inference, "taps": inference, "markers": True, "ran": executed(reached)}
 
@@ -249,6 +250,7 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
             tried[position] = ("other", f"the truncated program does not type-check: {e}", None, None)
             steps.append(Step(describe(program, cut), "other", tried[position][1]))
             return "other"
+        converted.append(position)
         rec = _as_dict(runner(Case(trunc.program, inputs), pid, mode))
         v, message = verdict(finding, rec, judged)
         tried[position] = (v, message, rec, trunc)
@@ -273,13 +275,16 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
     if whole != "same":
         untaken = _gradient_from_untaken_code(program, framework, finding, reached) if whole == "agree" else None
         if untaken is not None:  # the code truncation leaves out is where this gradient comes from
-            untaken.input_set, untaken.conversions, untaken.steps = index, len(steps), steps
+            untaken.input_set, untaken.conversions, untaken.steps = index, len(converted), steps
             return untaken
+        if not converted:  # conformance's truncation could not build the program: no verdict on the path
+            return Localisation("unavailable", f"the program cannot be instrumented for truncation: "
+                                               f"{first_try[1][:300]}", input_set=index, steps=steps)
         what = "passes" if first_try[0] == "agree" else f"fails otherwise ({first_try[1][:200]})"
         return Localisation("changed", f"the whole program instrumented for truncation (its live values as one "
                                        f"tuple, with branch and loop counts; also without them, and with its inputs "
                                        f"returned as they are) {what} along {pid}: truncating changes the bug",
-                            input_set=index, conversions=len(steps), steps=steps)
+                            input_set=index, conversions=len(converted), steps=steps)
     lo, hi = -1, last
     confirmed, retried = {last}, set()
     while len(steps) < budget:
@@ -320,9 +325,9 @@ def _localize(case: Case, finding: dict, runner: Runner, budget: int) -> Localis
         start = "the start" if lo < 0 else describe(program, reached[lo])
         return Localisation("inconclusive", f"the divergence lies between {start} and "
                                             f"{describe(program, reached[hi])}; {why}", input_set=index,
-                            conversions=len(steps), notes=notes, steps=steps)
+                            conversions=len(converted), notes=notes, steps=steps)
     found = _classify(program, framework, reached[hi], tried[hi], finding, judged)
-    found.input_set, found.conversions, found.steps, found.notes = index, len(steps), steps, notes + found.notes
+    found.input_set, found.conversions, found.steps, found.notes = index, len(converted), steps, notes + found.notes
     return found
 
 

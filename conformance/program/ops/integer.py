@@ -33,6 +33,7 @@ from conformance.program.ops.record import (
 #: What Paddle's CPU kernels refuse (paddle 3.3: 'The kernel with key (CPU, ..., int8) of kernel `multiply` is not
 #: registered'), for ``OpRecord.refuses``.
 PADDLE_SMALL = {"paddle": ("int8", "uint8")}
+PADDLE_FLOAT16 = {"paddle": ("float16",)}  # paddle's divide has no float16 kernel on the CPU
 PADDLE_SMALL_FLOAT16 = {"paddle": ("int8", "uint8", "float16")}
 
 
@@ -61,9 +62,10 @@ def _rounded_quotient(f):
     return lambda ivs, a, ts: tuple(float(f(x)) for x in _quotient(ivs))
 
 
-def _divider(name, emit, rounding, doc, infer=_same_dtype, **kw):
+def _divider(name, emit, rounding, doc, infer=_same_dtype, refuses=PADDLE_FLOAT16, **kw):
     """A division-like op on two numbers of one dtype; float results jump where the quotient is an integer."""
     register(name=name, family="integer", arity=2, doc=doc, infer=infer, emit=emit, arg_dtypes=("number",),
+             refuses=refuses,
              domain=_away_from_zero, empty_ok=True, edge_ok=True, probe="int",
              probe_args={fw: "{0} / {1}" for fw in emit},
              tolerance="on floats it jumps where the quotient is an integer: watched by the branch-flip guard; "
