@@ -40,19 +40,43 @@ def _target(fn: Callable) -> tuple[Callable, str]:
     return fn, ""
 
 
-def _check_standalone(module: ModuleType, seen: tuple = ()) -> None:
+def _check_standalone(module: ModuleType) -> None:
     """Raise :class:`NotStandalone` unless ``module`` imports nothing of conformance but standalone modules."""
-    for node in ast.parse(inspect.getsource(module)).body:
+    problem, _ = _standalone_problem(module.__name__, ())
+    if problem:
+        raise NotStandalone(problem)
+
+
+#: Module name -> why it is not standalone ("" when it is): each module is read once however many import it.
+_PROBLEMS: dict[str, str] = {}
+
+
+def _standalone_problem(name: str, seen: tuple) -> tuple[str, bool]:
+    """Why module ``name`` is not standalone ("" when it is), and whether the verdict skipped a module of
+    ``seen`` (an import cycle still being checked: such a verdict is not kept)."""
+    if name in _PROBLEMS:
+        return _PROBLEMS[name], False
+    problem, cut = "", False
+    for node in ast.parse(inspect.getsource(sys.modules[name])).body:
         if not isinstance(node, ast.ImportFrom):
             continue
         if node.level:
-            raise NotStandalone(f"{module.__name__} has a relative import: a standalone module imports "
-                                f"conformance's standalone modules by their full names")
-        if (node.module or "").startswith("conformance") and node.module not in seen:
-            try:
-                _check_standalone(sys.modules[node.module], seen + (module.__name__,))
-            except NotStandalone as e:
-                raise NotStandalone(f"{module.__name__} imports {node.module}, which is not standalone ({e})") from None
+            problem = (f"{name} has a relative import: a standalone module imports "
+                       f"conformance's standalone modules by their full names")
+            break
+        if not (node.module or "").startswith("conformance") or node.module == name:
+            continue
+        if node.module in seen:
+            cut = True
+            continue
+        inner, inner_cut = _standalone_problem(node.module, seen + (name,))
+        cut = cut or inner_cut
+        if inner:
+            problem = f"{name} imports {node.module}, which is not standalone ({inner})"
+            break
+    if not cut:
+        _PROBLEMS[name] = problem
+    return problem, cut
 
 
 def _top_level(module: ModuleType) -> tuple[list[str], dict[str, tuple[int, str]], dict[str, str]]:

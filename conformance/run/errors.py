@@ -98,6 +98,14 @@ def harness_error(record: ResultRecord, e: BaseException, where: str, during: st
                                           f"({during})")
 
 
+def eager_refusal(record: ResultRecord, e: BaseException, what: str = "the program") -> ResultRecord:
+    """Eager itself raises on the program (an integer division by zero, a dtype its kernels lack): there is no
+    reference to judge any path against, so the record is ``discarded`` ("eager refuses ..."), never a finding.
+    (A path that raises where eager does not is still a ``runtime_error``.)"""
+    record.detail.traceback = short(traceback.format_exc(), 4000)
+    return record.finish("discarded", f"eager refuses {what}: {short(error_text(e))}")
+
+
 def out_of_memory(e: BaseException) -> bool:
     return isinstance(e, MemoryError) or "can't allocate memory" in str(e) or "std::bad_alloc" in str(e)
 

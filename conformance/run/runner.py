@@ -33,6 +33,7 @@ from conformance.program.program import tensor_names
 from conformance.render.source import cache_dir, load_model_module
 from conformance.run.errors import (
     captured_output,
+    eager_refusal,
     error_text,
     harness_error,
     harness_fault,
@@ -159,11 +160,11 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             return harness_error(record, e, where, f"the eager {mode} reference")
         text = error_text(e)
         lim = rules.limitation_for(Failure.of_exception(e, "eager", mode))
-        detail.traceback = short(traceback.format_exc(), 4000)
         if lim:
+            detail.traceback = short(traceback.format_exc(), 4000)
             detail.limitation = lim.reason
             return record.finish(lim.outcome, f"eager {mode} reference: {short(text, 600)}")
-        return record.finish("runtime_error", f"eager {mode} reference failed: {short(text)}")
+        return eager_refusal(record, e, f"its {mode} reference")
     record.timings.prepare_s = round(prep.prepare_s + time.perf_counter() - t0, 6)
     workdir = path_workdir(case, fw.name, path)
     to_dev = lambda a: fw.to_tensor(a, device, False)  # noqa: E731
@@ -432,8 +433,7 @@ def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu
                 if where:
                     yield harness_error(record, e, where, "rendering the case or running its eager reference")
                     continue
-                record.detail.traceback = short(traceback.format_exc(), 4000)
-                yield record.finish("runtime_error", f"eager reference failed: {short(error_text(e))}")
+                yield eager_refusal(record, e)
             continue
         versions = prep.framework.versions()
         for p, mode in fw_tasks:
@@ -458,7 +458,7 @@ RECORD_HOOKS: list = []
 
 def check(case: Case, path: PathRecord, device: str = "cpu", mode: str = "infer") -> ResultRecord:
     """Run one case along one path in this process: the record (what the pytest suite asserts on). An eager
-    reference that fails is a ``runtime_error`` record, as in campaigns."""
+    reference that raises is a ``discarded`` record ("eager refuses ..."), as in campaigns."""
     (record,) = run_case(case, [(path, mode)], device)
     for hook in RECORD_HOOKS:
         hook(record)
