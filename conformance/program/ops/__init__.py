@@ -40,12 +40,13 @@ from conformance.program.ops.record import (  # noqa: F401 - the package's publi
     check_op,
 )
 
-#: The ops whose findings along every path are named (known bugs, documented refusals, cases): the derandomised
-#: parity properties that CI runs draw from these. Ops added since (issue 16's families) are checked op by op
-#: (tests/test_ops_*.py) and in campaigns; they join these once their campaigns' findings are triaged.
-TRIAGED_OPS = ("neg", "abs", "square", "exp", "log", "sqrt", "sin", "cos", "relu", "sigmoid", "tanh", "gelu", "silu",
-               "softplus", "leaky_relu", "clamp", "add_scalar", "mul_scalar", "mul_kwarg", "add", "sub", "mul", "div",
-               "maximum", "minimum", "sum", "mean", "amax", "amin", "softmax", "log_softmax", "linear", "matmul",
-               "conv2d", "layer_norm", "flatten", "reshape", "unsqueeze", "transpose", "concat", "slice", "index",
-               "gt", "lt", "where", "to_int", "to_float", "add_", "mul_", "clamp_", "relu_", "dropout", "batch_norm",
-               "detach")
+#: Ops left out of CI's draws (issue 16's seed-0 campaigns): findings still unnamed on a default path (tf2onnx's
+#: Expm1 at opset 15, the gradient of floor division; avg_pool3d with ceil_mode: an AveragePool that onnxruntime
+#: refuses ('Attribute strides has incorrect size') from the TorchScript ONNX exporter, found by the CI check of this
+#: list, unminimised); tile, whose to_static int8 refusal was named after that check ran (it joins with the next
+#: one); noncontiguous, new and not campaigned yet.
+UNTRIAGED_OPS = ("expm1", "floor_div", "floor_divide_scalar", "avg_pool3d", "tile", "noncontiguous")
+#: The ops whose findings along every default path are named (known bugs, documented refusals, cases): the
+#: derandomised parity properties that CI runs draw from these (issue 16's families joined after their seed-0
+#: campaigns were triaged); an op joins once its findings are named and CI stays green with it.
+TRIAGED_OPS = tuple(name for name in OPS if name not in UNTRIAGED_OPS)
