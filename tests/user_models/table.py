@@ -40,15 +40,15 @@ def main() -> None:
                                                       "localisation": r.localisation}
                              for r in report.results}
         print(name, {p: r["outcome"] for p, r in results[name].items()}, flush=True)
+        if options.json:  # kept after every model: a long run can be read (or cut short) as it goes
+            with open(options.json, "w") as f:
+                json.dump(results, f, indent=1)
     columns = list(dict.fromkeys(p for r in results.values() for p in r))
     print("\n| model | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns))
     for name, row in results.items():
         print(f"| {name} | " + " | ".join(row.get(p, {}).get("outcome", "-") for p in columns) + " |")
     totals = collections.Counter(r["outcome"] for row in results.values() for r in row.values())
     print("\noutcomes:", dict(totals.most_common()))
-    if options.json:
-        with open(options.json, "w") as f:
-            json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -89,7 +89,8 @@ def backward(forward, args, kwargs, weights, params):
     args = map_tree(leaf, args)
     outputs = forward(*args, **kwargs)
     inputs_written([t for t, _ in before], before)
-    terms = [(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place)).sum()
+    # each term in float64: outputs of mixed float dtypes add up (and the CPU has no float16 multiply)
+    terms = [(o.astype("float64") * paddle.to_tensor(w, dtype="float64", place=o.place)).sum()
              for o, w in loss_terms(outputs, weights) if isinstance(o, paddle.Tensor) and o.is_floating_point()]
     loss = sum(terms[1:], terms[0]) if terms else None
     targets = wrt + list(params)

@@ -78,12 +78,18 @@ def backward(forward, args, kwargs, weights, params):
     with tf.GradientTape() as tape:
         tape.watch(wrt)
         outputs = forward(*args, **kwargs)
-        terms = [tf.reduce_sum(o * tf.constant(w, dtype=o.dtype)) for o, w in loss_terms(outputs, weights)
+        terms = [_term(o, tf.constant(w)) for o, w in loss_terms(outputs, weights)
                  if isinstance(o, tf.Tensor) and o.dtype.is_floating]
         loss = tf.add_n(terms) if terms else None
     targets = wrt + list(params)
     grads = list(tape.gradient(loss, targets)) if loss is not None and targets else [None] * len(targets)
     return outputs, loss, grads[:len(wrt)], grads[len(wrt):]
+
+
+def _term(output, weight):
+    """One term of the loss head, ``sum(output * weight)`` in float64 (``add_n`` takes one dtype: outputs of
+    mixed float dtypes add up)."""
+    return tf.reduce_sum(tf.cast(output, tf.float64) * tf.cast(weight, tf.float64))
 
 
 #: Per session, the loss heads built in its graph, by output leaves and parameters (a graph grows with each).
@@ -123,7 +129,7 @@ def loss_head(session: Session, leaves: tuple, inputs: list, params: list) -> tu
     variables = {v.name: v for v in session.model.variables}
     with tf1_control_flow(), session.graph.as_default(), device_scope(session.device):
         placeholders = [tf.compat.v1.placeholder(outputs[k].dtype, name=f"loss_weight_{k}") for k in leaves]
-        loss = tf.add_n([tf.reduce_sum(outputs[k] * w) for k, w in zip(leaves, placeholders)])
+        loss = tf.add_n([_term(outputs[k], w) for k, w in zip(leaves, placeholders)])
         grads = tf.compat.v1.gradients(loss, inputs + [variables[v.name] for v in params])
     return loss, placeholders, grads
 

@@ -21,6 +21,12 @@ OPENVINO_LOOP_COUNTER_RANK = Limitation(
     errors=("RuntimeError",), message=r"doesn't support Parameter operation with dynamic rank\. Operation name: "
                                       r"\S*loop_counter", outcome=None, versions=">=1.17", package="tf2onnx",
     reference=lim.ONNX_LOOP_COUNTER_SHAPE.reference)
+OPENVINO_NO_CONVERSION_RULE = Limitation(
+    reason="OpenVINO's TensorFlow reader has no conversion rule for some TensorFlow operators (CumulativeLogsumexp "
+           "among this suite's ops) and refuses the model ('No conversion rule found for operations')",
+    errors=("OpConversionFailure",), message=r"No conversion rule found for operations", versions=">=2024.0",
+    package="openvino",
+    reference="https://docs.openvino.ai/2026/documentation/compatibility-and-support/supported-operations.html")
 FIXED_NOTE = "(non-tensor arguments fixed at conversion)"
 KWARGS = frozenset({"kwargs"})
 
@@ -59,7 +65,8 @@ DEPLOYMENT_PATHS = (
                devices=("cpu",),
                default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
-               "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run, limitations=lim.TRACED,
+               "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
+               limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE,),
                specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,

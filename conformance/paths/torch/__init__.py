@@ -31,12 +31,13 @@ register(
     PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", conv.eager, conv.call,
                reference=True, modes=AUTOGRAD_MODES),
     PathRecord("torch", "script", "torch.jit.script", conv.script, conv.call, modes=AUTOGRAD_MODES,
-               limitations=(lim.SCRIPT_DROPS_BATCH_NORM,)),
+               limitations=lim.SCRIPT),
     # train: trace freezes the example's control flow, and training steps may change it: grad only
     PathRecord("torch", "trace", "torch.jit.trace " + TRACE_NOTE, conv.trace, conv.call,
-               specializes=frozenset({"kwargs", "control_flow"}), modes=frozenset({"infer", "grad"})),
+               specializes=frozenset({"kwargs", "control_flow"}), modes=frozenset({"infer", "grad"}),
+               limitations=lim.TRACE),
     PathRecord("torch", "fx", "torch.fx.symbolic_trace (non-tensor arguments as concrete_args)", conv.fx, conv.call,
-               specializes=frozenset({"kwargs"}), limitations=(lim.FX_CONTROL_FLOW,), modes=AUTOGRAD_MODES),
+               specializes=frozenset({"kwargs"}), limitations=lim.FX, modes=AUTOGRAD_MODES),
     PathRecord("torch", "compile", "torch.compile(backend='inductor')",
                partial(conv.compile_model, backend="inductor"), conv.call, modes=AUTOGRAD_MODES,
                limitations=(lim.AOT_ZERO_GRADIENTS,)),
@@ -66,8 +67,7 @@ register(
                default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + TRACE_NOTE,
                partial(conv.onnx_export, dynamo=False), conv.run_flat,
-               specializes=frozenset({"kwargs", "control_flow"}),
-               limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR),
+               specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.ONNX_TORCHSCRIPT,
                requires=ONNX_NEEDS, default_onnx_opset=onnx_default_opset),
 )
 

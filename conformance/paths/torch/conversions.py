@@ -122,7 +122,12 @@ class WithConcreteArgs:
 
 
 def fx(ctx):
-    graph_module = torch.fx.symbolic_trace(ctx.model, concrete_args=dict(ctx.kwargs))
+    # a None passed positionally (an optional input) is a concrete arg too, as users give FX an optional input
+    # they leave out; the GraphModule keeps its place among the positional parameters
+    parameters = list(inspect.signature(ctx.model.forward).parameters.values())
+    absent = {p.name: None for p, a in zip(parameters, ctx.args)
+              if a is None and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    graph_module = torch.fx.symbolic_trace(ctx.model, concrete_args={**absent, **ctx.kwargs})
     return WithConcreteArgs(graph_module, list(ctx.kwargs.values()))
 
 

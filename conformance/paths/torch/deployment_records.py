@@ -100,9 +100,9 @@ DEPLOYMENT_PATHS = (
                "run as ExportedProgram.module() " + EXPORT_NOTE, deploy.export_saved, conv.call,
                limitations=EXPORTED + (lim.EXPORT_KWARG_GUARD,), specializes=frozenset({"kwargs"})),
     PathRecord("torch", "script_saved", "torch.jit.save of torch.jit.script(model), then torch.jit.load",
-               deploy.script_saved, conv.call),
+               deploy.script_saved, conv.call, limitations=lim.SCRIPT),
     PathRecord("torch", "trace_saved", "torch.jit.save of torch.jit.trace(model), then torch.jit.load " + TRACE_NOTE,
-               deploy.trace_saved, conv.call, specializes=frozenset({"kwargs", "control_flow"})),
+               deploy.trace_saved, conv.call, specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.TRACE),
     PathRecord("torch", "aoti", "AOTInductor: torch._inductor.aoti_compile_and_package of the exported program, "
                "aoti_load_package, run " + EXPORT_NOTE + "; about 30 s a case on this CPU, so only where named",
                deploy.aoti, conv.call, limitations=EXPORTED, specializes=frozenset({"kwargs"}), default=False),
@@ -126,6 +126,6 @@ DEPLOYMENT_PATHS = (
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
-               limitations=(lim.ONNX_FLOAT_KWARG_INPUT, lim.ONNX_UNSUPPORTED_OPERATOR), requires=ONNX_OPENVINO_NEEDS,
+               limitations=lim.ONNX_TORCHSCRIPT, requires=ONNX_OPENVINO_NEEDS,
                devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

@@ -89,3 +89,76 @@ ONNX_UNSUPPORTED_OPERATOR = Limitation(
     errors=("UnsupportedOperatorError", "SymbolicValueError", "OnnxExporterError"),
     message=r"is not supported|Unsupported: ONNX export of operator|ONNX does not support", versions=">=2.0",
     reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html")
+
+# ------------------------------------------------------------------ what hand-written user models met (issue 20)
+
+SCRIPT_LANGUAGE = "https://pytorch.org/docs/stable/jit_language_reference.html"
+SCRIPT_UNSUPPORTED_SYNTAX = Limitation(
+    reason="TorchScript compiles a subset of Python: no nested function definitions or lambdas (a torch.cond "
+           "branch written as a closure or a lambda), no *args in forward",
+    errors=("UnsupportedNodeError", "NotSupportedError"),
+    message=r"function definitions aren't supported|Lambda aren't supported|"
+            r"can't take variable number of arguments", reference=SCRIPT_LANGUAGE)
+SCRIPT_STATIC_TYPES = Limitation(
+    reason="TorchScript is statically typed: a module attribute keeps the type of its first value (a tuple "
+           "assigned a list is refused), and a ModuleDict is indexed by string literals only",
+    errors=("RuntimeError",),
+    message=r"Wrong type for attribute assignment|ModuleDict indexing is only supported with string literals",
+    reference=SCRIPT_LANGUAGE)
+SCRIPT_UNBOUND_OPS = Limitation(
+    reason="some torch functions are not bound in TorchScript, or take another schema there: torch._check_is_size "
+           "is no TorchScript builtin, and norm's dim needs p given (`x.norm(dim=-1)` matches no schema)",
+    errors=("RuntimeError",),
+    message=r"Unknown builtin op: aten::_check_is_size|aten::norm(?s:.*)Keyword argument dim unknown",
+    reference="https://pytorch.org/docs/stable/jit_unsupported.html")
+
+TRACE_REFERENCE = "https://pytorch.org/docs/stable/generated/torch.jit.trace.html"
+TRACE_TENSORS_ONLY = Limitation(
+    reason="torch.jit.trace takes and returns tensors and (nested) tuples, lists and dicts of tensors only: a None "
+           "among the inputs is refused, and so is an output dict whose values are not of one type (a tensor and a "
+           "list of tensors)",
+    errors=("RuntimeError",),
+    message=r"cannot be traced. Only Tensors and \(possibly nested\) Lists, Dicts, and Tuples of Tensors can be "
+            r"traced|Tracer cannot infer type of", reference=TRACE_REFERENCE)
+TRACE_COND = Limitation(
+    reason="torch.cond runs through torch.compile, which torch.jit.trace refuses to trace ('Detected that you are "
+           "using FX to torch.jit.trace a dynamo-optimized function'): torch.cond is for torch.compile and "
+           "torch.export",
+    errors=("RuntimeError",), message=r"Detected that you are using FX to torch.jit.trace a dynamo-optimized function",
+    reference="https://pytorch.org/docs/stable/generated/torch.cond.html")
+TRACE_CHECK_FAST_PATH = Limitation(
+    reason="torch.jit.trace's sanity check traces again under torch.no_grad, and nn.MultiheadAttention takes its "
+           "fast path (_native_multi_head_attention) only where autograd is off: the two graphs differ, so trace "
+           "refuses the model (check_trace=False accepts it)",
+    errors=("TracingCheckError",), message=r"Graphs differed across invocations",
+    reference="https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html (the fast path's "
+              "conditions); https://github.com/pytorch/pytorch/issues/106302")
+CHECK_NEEDS_BOOL = Limitation(
+    reason="torch._check and torch._check_is_size take a Python bool (export's data-dependent guards): under "
+           "torch.jit.trace or FX the value of `.item()` is a tensor or a Proxy, which they refuse",
+    errors=("TypeError",), message=r"cond must be a bool, but got",
+    reference="https://pytorch.org/docs/stable/generated/torch._check.html")
+
+FX_LIMITS = "https://pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing"
+FX_PROXY_PYTHON = Limitation(
+    reason="symbolic tracing records tensor operations on Proxies: Python that needs a concrete value (iterating a "
+           "Proxy, as tuple unpacking and *args do; int() of one; item assignment) is refused",
+    errors=("TraceError", "TypeError"),
+    message=r"Proxy object cannot be iterated|argument must be a string, a bytes-like object or a real number, not "
+            r"'Proxy'|'Proxy' object does not support item assignment", reference=FX_LIMITS)
+FX_COND = Limitation(
+    reason="torch.cond under symbolic tracing gets a Proxy predicate and refuses it: torch.cond is for "
+           "torch.compile and torch.export",
+    errors=("RuntimeError",), message=r"Expected pred to be bool or tensor, but got Proxy",
+    reference="https://pytorch.org/docs/stable/generated/torch.cond.html")
+
+SCRIPT = (SCRIPT_DROPS_BATCH_NORM, SCRIPT_UNSUPPORTED_SYNTAX, SCRIPT_STATIC_TYPES, SCRIPT_UNBOUND_OPS)
+TRACE = (TRACE_TENSORS_ONLY, TRACE_COND, TRACE_CHECK_FAST_PATH, CHECK_NEEDS_BOOL)
+FX = (FX_CONTROL_FLOW, FX_PROXY_PYTHON, FX_COND, CHECK_NEEDS_BOOL)
+ONNX_INT_KEYED_DICT = Limitation(
+    reason="known bug: the TorchScript ONNX exporter hands forward a dict input keyed by ints with its keys made 0-d "
+           "tensors (tensor(0), tensor(1)), so `feats[0]` raises KeyError (torch.jit.trace, torch.export and the "
+           "dynamo exporter keep the int keys)",
+    errors=("KeyError",), message=r"^-?\d+$", outcome=None, versions=">=2.13",
+    reference="found by conformance 2026-11-23 (torch 2.13.0); cases/torch-onnx-torchscript-int-keyed-dict.json")
+ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT) + TRACE
