@@ -303,8 +303,15 @@ AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE,)
 #: to_static with the input_spec from the example tensors: a call with a new shape converts again, so a refusal can
 #: come while running.
 SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"),)
+LOADED_TENSORS_ONLY = Limitation(
+    reason="a layer loaded with paddle.jit.load takes the saved program's tensor inputs only: a None passed "
+           "positionally (an optional input left out when saving) is refused at the call ('must be numpy array or "
+           "Variable(Tensor)')",
+    phase="run", errors=("TypeError",), message=r"The type of input in \w*TranslatedLayer must be numpy array or "
+                                                r"Variable\(Tensor\), but received <class 'NoneType'>",
+    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/load_en.html")
 #: Every path through jit.save.
-SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT)
+SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT, LOADED_TENSORS_ONLY)
 #: The loaded layer, also fine-tuned.
 LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS)
 #: A Paddle Inference predictor.
