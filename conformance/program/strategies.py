@@ -438,6 +438,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     frameworks = tuple(frameworks)
     if ops is None:
         op_names = tuple(o for o, rec in OPS.items() if (train or not rec.train_layer)
+                         and (not rec.construct or rec.construct in constructs)
                          and all(fw in rec.emit for fw in frameworks))
     else:
         op_names = tuple(ops)

@@ -52,6 +52,8 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``refuses``: per framework, the argument dtypes its kernels refuse (Paddle's CPU kernels lack int8, uint8
   and float16 for many ops): the generator does not draw the op on them for programs rendered for that framework,
   and ``conformance ops`` shows it;
+* ``construct``: the edge construct (``conformance.program.edges.EDGE_CONSTRUCTS``) a program must allow for the
+  generator to draw the op (mixed-dtype arithmetic, integer reductions: ``"dtypes"``); empty: any program;
 * ``arg_dtypes``: per argument (repeated to the arity), an IR dtype, or a group: ``"any"``, ``"float"`` (any float
   dtype), ``"int"`` (any integer dtype), ``"number"`` (either) — :func:`dtype_fits`;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
@@ -186,6 +188,7 @@ class OpRecord:
     fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
     edge_ok: bool = False
     refuses: Mapping[str, tuple] = field(default_factory=dict)
+    construct: str = ""
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
