@@ -31,8 +31,8 @@ def test_generated_programs_type_check(case):
 
 
 def test_there_are_at_least_30_op_records_with_torch_emitters():
-    assert len(OPS) >= 30
-    assert all("torch" in rec.frameworks for rec in OPS.values())
+    assert sum("torch" in rec.frameworks for rec in OPS.values()) >= 30
+    assert all(rec.missing.get("torch") for rec in OPS.values() if "torch" not in rec.frameworks)
     families = {rec.family for rec in OPS.values()}
     assert {"elementwise", "activation", "reduction", "linalg", "shape", "comparison", "cast"} <= families
 

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from conformance.judge.oracle import diagnose
+from conformance.program.ir import spec_leaves
 from conformance.program.ops import OPS
 from conformance.program.trees import flatten
 
@@ -35,17 +36,21 @@ ENABLERS = ("gt", "to_int", "unsqueeze", "abs", "sigmoid")
 QUICK, THOROUGH = 1, 6
 
 
-def cases_using(name: str, count: int, seed: int = 0):
-    """``count`` deterministic cases whose program uses op ``name``, drawn from it and :data:`ENABLERS`."""
+def cases_using(name: str, count: int, seed: int = 0, dtypes: tuple = ()):
+    """``count`` deterministic cases whose program uses op ``name``, drawn from it and :data:`ENABLERS`; with
+    ``dtypes``, drawn with the ``dtypes`` construct too, and only programs with an input of one of them."""
     from conformance.run.campaign import generate_cases
 
-    ops = (name,) + tuple(e for e in ENABLERS if e != name)
-    stream = generate_cases(seed, ops=ops, constructs=("dynamic_dim", "kwargs"), max_statements=4)
-    found = (case for case in itertools.islice(stream, 400) if name in case.program.ops())
+    ops = (name,) + tuple(e for e in ENABLERS if e != name) + (("cast",) if dtypes else ())
+    constructs = ("dynamic_dim", "kwargs") + (("dtypes",) if dtypes else ())
+    stream = generate_cases(seed, ops=ops, constructs=constructs, max_statements=4)
+    found = (case for case in itertools.islice(stream, 1000 if dtypes else 400) if name in case.program.ops()
+             and (not dtypes or {leaf.dtype for i in case.program.inputs for _, leaf in spec_leaves(i.spec)}
+                  & set(dtypes)))
     return list(itertools.islice(found, count))
 
 
-def check_op(name: str, count: int) -> int:
+def check_op(name: str, count: int, dtypes: tuple = ()) -> int:
     """Run ``count`` programs using op ``name`` in each framework it claims; assert they agree. Returns how many
     programs were judged (all of whose guards were stable in every framework)."""
     from conformance.run.runner import prepare
@@ -54,7 +59,7 @@ def check_op(name: str, count: int) -> int:
     frameworks = [fw for fw in INSTALLED if fw in rec.frameworks]
     if not frameworks:
         pytest.skip(f"{name}: no installed framework has an emitter ({', '.join(rec.frameworks)})")
-    cases = cases_using(name, count)
+    cases = cases_using(name, count, dtypes=dtypes)
     assert cases, f"no program using {name} was drawn: its domain may be too narrow for the enablers"
     judged = 0
     for case in cases:
@@ -87,6 +92,17 @@ def test_op_runs_and_frameworks_agree(name):
     check_op(name, QUICK)
 
 
+#: Ops that take dtypes besides float32 and the model's bool and int64 (issue 15): run on programs with inputs of
+#: those dtypes (each framework leaves out the ops its kernels refuse for them: ``OpRecord.refuses``).
+OTHER_DTYPES = ("float16", "float64", "int8", "uint8", "int32")
+WIDE_OPS = [n for n, rec in OPS.items() if rec.construct or set(rec.arg_dtypes) & {"float", "int", "number"}]
+
+
+@pytest.mark.parametrize("name", WIDE_OPS)
+def test_op_runs_on_other_dtypes_and_frameworks_agree(name):
+    check_op(name, QUICK, dtypes=OTHER_DTYPES)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPS))
 def test_op_runs_and_frameworks_agree_thoroughly(name):
@@ -102,6 +118,7 @@ def test_every_framework_has_an_emitter_or_a_reason():
 if __name__ == "__main__":
     for op_name in sys.argv[1:] or list(OPS):
         try:
-            print(op_name, "ok, judged", check_op(op_name, int(QUICK)), flush=True)
+            print(op_name, "ok, judged", check_op(op_name, QUICK, dtypes=OTHER_DTYPES if op_name in WIDE_OPS else ()),
+                  flush=True)
         except BaseException as e:  # noqa: BLE001 - a report per op, then the next one
             print(op_name, "FAILED", type(e).__name__, str(e)[:3000], flush=True)

@@ -36,7 +36,8 @@ UINT_RANGES = ((0.0, 9.0), (1.0, 9.0))
 #: Ops each construct adds to the statements a program draws (as ``train_layers`` does for its ops).
 #: (``round_to`` twice: it is the one way to bfloat16, which numpy cannot hold as an input)
 CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "round_to", "floor_div", "trunc_div", "ceil_div", "remainder", "fmod",
-                            "int_mul", "int_add", "int_and", "int_or", "int_xor", "int_pow"),
+                            "int_mul", "int_add", "int_and", "int_or", "int_xor", "int_pow",
+                            "add_mixed", "mul_mixed", "gt_int_float", "int_sum", "int_prod", "int_mean"),
                  "edge_values": ("isnan", "signbit", "sqrt", "log", "div", "maximum", "minimum", "clamp", "floor_div"),
                  "edge_shapes": ("noncontiguous", "sum", "sum_all", "prod", "expand", "stack", "flip", "permute")}
 

@@ -32,11 +32,6 @@ EFFECT_OPS = tuple(name for name, rec in OPS.items() if rec.family in FAMILIES)
 INPUT_WRITE_EVERY = 2
 
 
-def opted_out(rec, constructs) -> bool:
-    """Whether ``rec`` is an effect statement whose construct is not among ``constructs`` (not drawn)."""
-    return rec.family in FAMILIES and FAMILIES[rec.family] not in constructs
-
-
 def effect_constructs(stmt) -> set:
     """The constructs an effect statement exercises: its op and its family's construct."""
     if isinstance(stmt, OpStmt) and stmt.op in OPS and OPS[stmt.op].family in FAMILIES:

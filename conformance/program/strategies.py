@@ -26,7 +26,7 @@ from conformance.program.case import Case, InputSet
 from conformance.program.edges import EDGE_CONSTRUCTS, EdgeStatements, program_dtype, turned_on
 from conformance.program.edges import leaf as edge_leaf
 from conformance.program.edges import shape as edge_shape
-from conformance.program.effects import EFFECT_CONSTRUCTS, EffectDrawing, opted_out
+from conformance.program.effects import EFFECT_CONSTRUCTS, EffectDrawing
 from conformance.program.ir import (
     DYNAMIC,
     Break,
@@ -64,12 +64,11 @@ from conformance.program.scope import Scope, Variable, join
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
               "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop")
-#: Opt-in constructs, drawn only when named in ``constructs``: ``EDGE_CONSTRUCTS`` (imported from
-#: :mod:`conformance.program.edges`: dtypes, edge values and edge shapes, each then in a share of the programs),
-#: and (``CONSTRUCTS + TRAIN_CONSTRUCTS``):
-#: ``train_layers`` adds the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm,
-#: detach; see ``OpRecord.train_layer``), as statements of their own, and draws whether the model is put
-#: in ``train()`` before conversion (``Program.training``). Gradient and training-step campaigns use it.
+#: Opt-in constructs, drawn only when named in ``constructs``: ``EDGE_CONSTRUCTS`` (:mod:`~conformance.program.edges`:
+#: dtypes, edge values, edge shapes), ``EFFECT_CONSTRUCTS`` (:mod:`~conformance.program.effects`) and
+#: ``train_layers``: the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm, detach; see
+#: ``OpRecord.train_layer``), as statements of their own, and whether the model is put in ``train()`` before
+#: conversion (``Program.training``). Gradient and training-step campaigns use ``CONSTRUCTS + TRAIN_CONSTRUCTS``.
 TRAIN_CONSTRUCTS = ("train_layers",)
 
 #: Value ranges of generated tensor inputs.
@@ -438,7 +437,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     frameworks = tuple(frameworks)
     if ops is None:
         op_names = tuple(o for o, rec in OPS.items() if (train or not rec.train_layer)
-                         and all(fw in rec.emit for fw in frameworks) and not opted_out(rec, constructs))
+                         and (not rec.construct or rec.construct in constructs)
+                         and all(fw in rec.emit for fw in frameworks))
     else:
         op_names = tuple(ops)
     for name in op_names:

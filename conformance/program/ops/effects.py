@@ -60,7 +60,7 @@ def _effect(name, family, arity, doc, emit, bound, infer=same_type, **kw):
     missing = kw.pop("missing", {})
     emit = {fw: text for fw, text in emit.items() if text}  # "": no emitter (``missing`` says why)
     register(name=name, family=family, arity=arity, doc=doc, emit=emit, infer=infer, bound=bound, statement=True,
-             missing=missing, arg_shapes=kw.pop("arg_shapes", "any"), **kw)
+             construct=FAMILIES[family], missing=missing, arg_shapes=kw.pop("arg_shapes", "any"), **kw)
 
 
 def _same_types(ts, a):

@@ -1,4 +1,9 @@
-"""Elementwise ops: unary math and activations, scalar arithmetic, binary arithmetic with broadcasting."""
+"""Elementwise ops: unary math and activations, scalar arithmetic, binary arithmetic with broadcasting.
+
+Each takes any float dtype (float32, float16, float64: ``OpRecord.arg_dtypes`` ``"float"``), both arguments of a
+binary op of one dtype (mixed dtypes promote in ``conformance.program.ops.mixed``), except where a framework's
+kernels refuse one (:data:`FLOAT16_REFUSED`).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from conformance.program.ops.record import (
     hull,
     interval_mul,
     monotone,
+    need,
     per_framework,
     register,
     same_type,
@@ -32,8 +38,32 @@ def _softplus(x):
     return math.log1p(math.exp(-abs(x))) + max(x, 0.0)
 
 
+#: The float ops whose float16 kernels a framework lacks, per framework (paddle 3.3 on the CPU: 'The kernel with key
+#: (CPU, Undefined(AnyLayout), float16) of kernel `sin` is not registered'; its floor_divide by a Python float gives
+#: float32; tensorflow 2.21: no float16 TruncateMod), found by running each op's emitter eagerly on float16 and
+#: float64 tensors in each framework (``tests/test_ops_eager.py`` runs them on drawn programs of those dtypes).
+FLOAT16_REFUSED = {
+    "paddle": frozenset((
+        "abs", "acos", "add", "asin", "asinh", "atan", "atanh", "celu", "clamp", "cos", "cosh", "div", "elu",
+        "floor_divide_scalar", "gelu", "gelu_tanh", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "lerp",
+        "logaddexp", "logsigmoid", "maximum", "minimum", "mish", "mul", "pow", "pow_fraction", "pow_scalar",
+        "reciprocal", "relu", "relu6", "remainder_scalar", "round", "rsqrt", "selu", "sigmoid", "sign", "silu",
+        "sin", "sinh", "softplus", "softshrink", "softsign", "sqrt", "square", "sub", "tan", "tanh", "tanhshrink",
+        "trunc")),
+    "tf": frozenset(("fmod_scalar",)),
+}
+
+
+def float_op(name: str, kw: dict) -> dict:
+    """``kw`` of an elementwise float op's record with its defaults: any float dtype, less what
+    :data:`FLOAT16_REFUSED` says a framework refuses."""
+    refuses = {fw: ("float16",) for fw, names in FLOAT16_REFUSED.items() if name in names}
+    return {"arg_dtypes": ("float",), "refuses": refuses, **kw}
+
+
 def unary(name, family, emit, bound, doc, domain=None, tolerance="", **kw):
     """An elementwise op of one argument (its result has the argument's type; it accepts empty tensors)."""
+    kw = float_op(name, kw)
     return register(name=name, family=family, arity=1, doc=doc, infer=same_type, bound=bound,
                     emit=emit, domain=domain or (lambda ivs, ts: True), tolerance=tolerance, empty_ok=True, **kw)
 
@@ -94,11 +124,13 @@ unary("mul_kwarg", "elementwise", everywhere("{0} * {kwarg}"),
 
 
 def _binary_infer(ts, a):
+    need(ts[0].dtype == ts[1].dtype, f"needs arguments of one dtype, got {ts[0]} and {ts[1]}")
     return TensorType(broadcast(ts[0].shape, ts[1].shape), ts[0].dtype)
 
 
 def binary(name, emit, bound, doc, domain=None, **kw):
-    """An elementwise op of two arguments that broadcast against each other."""
+    """An elementwise op of two arguments of one dtype that broadcast against each other."""
+    kw = float_op(name, kw)
     return register(name=name, family="elementwise", arity=2, doc=doc, infer=_binary_infer, bound=bound,
                     emit=emit, domain=domain or (lambda ivs, ts: True), empty_ok=True, **kw)
 

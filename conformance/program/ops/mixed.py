@@ -1,14 +1,29 @@
 """Ops whose arguments have different dtypes (issue 15): ``ldexp`` promotes a bool, integer or float by a float
-exponent (torch's promotion rule), ``in_top_k`` takes float scores and integer targets.
+exponent (torch's promotion rule), ``in_top_k`` takes float scores and integer targets, ``add_mixed`` and
+``mul_mixed`` promote two dtypes by torch's rules, ``gt_int_float`` compares integers with floats; and reductions
+of integers (``int_sum``, ``int_prod``, ``int_mean``), compared exactly.
 
 Where frameworks promote or treat NaN differently, the record says so (``missing``, ``differs``).
 """
 
 from __future__ import annotations
 
-from conformance.program.dtypes import FLOATS, is_float
+import numpy as np
+
+from conformance.program.dtypes import FLOATS, INTS, is_float, is_int
 from conformance.program.ir import TensorType
-from conformance.program.ops.record import broadcast, need, per_framework, register, strategies
+from conformance.program.ops.record import (
+    axis_of,
+    broadcast,
+    dim_attr,
+    hull,
+    interval_mul,
+    need,
+    per_framework,
+    register,
+    size_bound,
+    strategies,
+)
 
 #: Float dtypes by width, for promotion (bfloat16 and float16 together promote to float32).
 _WIDTH = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
@@ -74,3 +89,103 @@ register(name="in_top_k", family="mixed", arity=2, arg_dtypes=("any",), infer=_t
          doc="whether each row's target index is among the k largest scores (tf.math.in_top_k; torch and paddle "
              "compare topk's indices)",
          tolerance="ties decide membership: the guard watches the scores")
+
+
+# ---------------------------------------------------------------- promotion between dtypes, integer reductions
+# drawn only in programs that allow the ``dtypes`` construct (``OpRecord.construct``)
+
+
+def promote_types(a: str, b: str) -> str:
+    """torch's result dtype of arithmetic on tensors of dtypes ``a`` and ``b`` (numbers, not bools): a float beside
+    an integer gives the float, two floats :func:`promote`, two integers the wider (a signed one beside uint8: the
+    signed one, which must be wider: int8 with uint8 would be int16, which the IR has no inputs of)."""
+    if is_float(a) or is_float(b):
+        return promote(a, b)
+    need(is_int(a) and is_int(b), f"no promotion of {a} and {b} here")
+    need({a, b} != {"int8", "uint8"}, "int8 with uint8 promotes to int16")
+    return max(a, b, key=lambda d: np.iinfo(d).bits)
+
+
+def _mixed_infer(ts, a):
+    need(ts[0].dtype != ts[1].dtype, f"mixed-dtype arithmetic takes two dtypes, got {ts[0]} and {ts[1]}")
+    need("bool" not in (ts[0].dtype, ts[1].dtype), f"needs numbers, got {ts[0]} and {ts[1]}")
+    return TensorType(broadcast(ts[0].shape, ts[1].shape), promote_types(ts[0].dtype, ts[1].dtype))
+
+
+def _wrap_to(iv, dtype: str):
+    if not is_int(dtype):
+        return iv
+    info = np.iinfo(dtype)
+    return iv if info.min <= iv[0] and iv[1] <= info.max else (float(info.min), float(info.max))
+
+
+#: Paddle promotes between floats only: 'Type promotion only support calculations between floating-point numbers
+#: and between complex and real numbers' (InvalidType, paddle 3.3) for an integer beside anything else.
+_PADDLE_NO_INT_PROMOTION = {"paddle": INTS}
+_TF_NO_PROMOTION = "TensorFlow does not promote: tf.add and tf.multiply refuse arguments of two dtypes (users cast)"
+
+register(name="add_mixed", family="mixed", arity=2, arg_dtypes=("number",), infer=_mixed_infer, empty_ok=True,
+         edge_ok=True, construct="dtypes", refuses=_PADDLE_NO_INT_PROMOTION,
+         emit={"torch": "{0} + {1}", "paddle": "{0} + {1}"}, missing={"tf": _TF_NO_PROMOTION},
+         bound=lambda ivs, a, ts: _wrap_to((ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]),
+                                           promote_types(ts[0].dtype, ts[1].dtype)),
+         doc="a + b of two dtypes (int + float, float16 + float32, int32 + int64), promoted by torch's rules "
+             "(paddle's for two floats are the same)")
+register(name="mul_mixed", family="mixed", arity=2, arg_dtypes=("number",), infer=_mixed_infer, empty_ok=True,
+         edge_ok=True, construct="dtypes", refuses=_PADDLE_NO_INT_PROMOTION,
+         emit={"torch": "{0} * {1}", "paddle": "{0} * {1}"}, missing={"tf": _TF_NO_PROMOTION},
+         bound=lambda ivs, a, ts: _wrap_to(interval_mul(*ivs), promote_types(ts[0].dtype, ts[1].dtype)),
+         doc="a * b of two dtypes, promoted by torch's rules (paddle's for two floats are the same)")
+
+
+def _int_float_infer(ts, a):
+    need(is_int(ts[0].dtype) and is_float(ts[1].dtype), f"compares an integer with a float, got {ts[0]} and {ts[1]}")
+    return TensorType(broadcast(ts[0].shape, ts[1].shape), "bool")
+
+
+register(name="gt_int_float", family="mixed", arity=2, arg_dtypes=("int", "float"), infer=_int_float_infer,
+         empty_ok=True, edge_ok=True, construct="dtypes", refuses={"paddle": ("float16",)},
+         emit={"torch": "{0} > {1}", "tf": "tf.cast({0}, {1}.dtype) > {1}"},
+         missing={"paddle": "paddle compares an integer with a float only after a cast: its type promotion refuses "
+                            "them (InvalidType, paddle 3.3)"},
+         bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
+         doc="i > x for an integer i and a float x: the integer converts to the float's dtype (torch's promotion; "
+             "TensorFlow's emitter casts as users do), where a large integer may round",
+         tolerance="flips where x is within rounding of i: watched by the branch-flip guard")
+
+
+def _int_reduction(name, emit, bound, doc, keep_dtype=False, **kw):
+    """A reduction of integers over one dim: to int64 (``keep_dtype``: in their own dtype)."""
+    def infer(ts, a):
+        t = ts[0]
+        need(is_int(t.dtype), f"{name} takes integers, got {t}")
+        d = axis_of(t, a)
+        shape = tuple(1 if i == d else n for i, n in enumerate(t.shape) if a["keepdim"] or i != d)
+        return TensorType(shape, t.dtype if keep_dtype else "int64")
+
+    register(name=name, family="integer", arity=1, arg_dtypes=("int",), infer=infer, bound=bound, emit=emit,
+             attrs=lambda draw, ts: {**dim_attr(draw, ts), "keepdim": draw(strategies().booleans())},
+             construct="dtypes", doc=doc, **{"domain": lambda ivs, ts: ts[0].rank >= 1, **kw})
+
+
+def _count(ts, a) -> int:
+    return size_bound(ts[0].shape[axis_of(ts[0], a)])
+
+
+_int_reduction("int_sum", per_framework("torch.sum({0}, dim={dim}, keepdim={keepdim}, dtype=torch.int64)",
+                                        "paddle.sum({0}, axis={dim}, keepdim={keepdim}, dtype='int64')",
+                                        "tf.reduce_sum(tf.cast({0}, tf.int64), axis={dim}, keepdims={keepdim})"),
+               lambda ivs, a, ts: (min(0.0, ivs[0][0]) * _count(ts, a), max(0.0, ivs[0][1]) * _count(ts, a)),
+               "the int64 sum of integers over one dim (0 over an empty dim)", empty_ok=True, edge_ok=True)
+_int_reduction("int_prod", per_framework("torch.prod({0}, dim={dim}, keepdim={keepdim}, dtype=torch.int64)",
+                                         "paddle.prod({0}, axis={dim}, keepdim={keepdim}, dtype='int64')",
+                                         "tf.reduce_prod(tf.cast({0}, tf.int64), axis={dim}, keepdims={keepdim})"),
+               lambda ivs, a, ts: hull(*(s * max(1.0, max(map(abs, ivs[0]))) ** _count(ts, a) for s in (-1, 1))),
+               "the int64 product of integers over one dim (1 over an empty dim; |x| <= 4)", empty_ok=True,
+               domain=lambda ivs, ts: ts[0].rank >= 1 and max(map(abs, ivs[0])) <= 4)
+_int_reduction("int_mean", {"paddle": "paddle.mean({0}, axis={dim}, keepdim={keepdim})",
+                            "tf": "tf.reduce_mean({0}, axis={dim}, keepdims={keepdim})"},
+               lambda ivs, a, ts: ivs[0], "the mean of integers over one dim in their own dtype: the sum divided by "
+               "the count as integers (an empty dim divides by zero: not drawn)", keep_dtype=True,
+               refuses={"paddle": ("int8", "uint8")},  # 'The kernel with key (CPU, ..., int8) of kernel `mean`'
+               missing={"torch": "torch.mean refuses integers ('could not infer output dtype')"})

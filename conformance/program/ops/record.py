@@ -52,6 +52,9 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``refuses``: per framework, the argument dtypes its kernels refuse (Paddle's CPU kernels lack int8, uint8
   and float16 for many ops): the generator does not draw the op on them for programs rendered for that framework,
   and ``conformance ops`` shows it;
+* ``construct``: the opt-in construct a program must allow for the generator to draw the op: an edge construct
+  (``conformance.program.edges.EDGE_CONSTRUCTS``: mixed-dtype arithmetic, integer reductions take ``"dtypes"``) or
+  an effect's (``conformance.program.effects.EFFECT_CONSTRUCTS``); empty: any program;
 * ``arg_dtypes``: per argument (repeated to the arity), an IR dtype, or a group: ``"any"``, ``"float"`` (any float
   dtype), ``"int"`` (any integer dtype), ``"number"`` (either) — :func:`dtype_fits`;
 * ``arg_shapes``: ``"broadcast"`` when the arguments of a binary op must broadcast against each other
@@ -192,6 +195,7 @@ class OpRecord:
     refuses: Mapping[str, tuple] = field(default_factory=dict)
     statement: bool = False
     init: Mapping[str, str] = field(default_factory=dict)
+    construct: str = ""
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
