@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from conformance.program.case import Case
+from conformance.run.crashes import crash_site, report_fatal_signals
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 
 CHUNK = 25
@@ -124,6 +125,7 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
     os.dup2(fd, 2)
+    report_fatal_signals(fd)  # a crash's record names the statement it died in (run/crashes.py)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import importlib
 
@@ -349,7 +351,8 @@ class Campaign:
             record = ResultRecord.for_case(job.case, path.framework, path.name, self.options.device,
                                            load_framework(path.framework).versions(), mode)
             record.detail.stderr_tail = tail
-            write(job.index, record.finish(outcome, why))
+            site = crash_site(job.case.program, path.framework, worker.log) if outcome == "crash" else ""
+            write(job.index, record.finish(outcome, why + site))
         job.remaining = [p for p in job.remaining if p not in lost]
 
     def run(self) -> dict:

@@ -166,7 +166,8 @@ class PerCall:
         self.seen: set = set()  # (kwargs key, input shapes) of each call
 
     def __call__(self, *args, **kwargs):
-        shapes = tuple(tuple(t.shape) for t in tf.nest.flatten(list(args)))
+        # a constant among the positional inputs (None for an optional one) is part of the call signature as it is
+        shapes = tuple(tuple(t.shape) if hasattr(t, "shape") else repr(t) for t in tf.nest.flatten(list(args)))
         self.seen.add((kwargs_key(kwargs), shapes))
         with device_scope(self.device):
             return self.function(*args, **kwargs)

@@ -116,7 +116,7 @@ DEPLOYMENT_PATHS = (
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_UNUSED_INPUT_BESIDE_DICT, OPENVINO_INPUT_DROPPED,
                             OPENVINO_DICT_KEY_CLASH, OPENVINO_NESTED_SEQUENCE, OPENVINO_DICT_OF_SEQUENCES,
-                            OPENVINO_NO_CONVERSION_RULE),
+                            OPENVINO_NO_CONVERSION_RULE) + lim.OPENVINO_TRACE,
                requires=OPENVINO_NEEDS, devices=("cpu",)),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
                "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),

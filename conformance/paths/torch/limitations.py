@@ -10,6 +10,8 @@ original error's class and text.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conformance.paths.records import Limitation
 
 FOUND = "found by conformance 2026-11-21 (torch 2.13.0)"
@@ -130,14 +132,15 @@ TRACE_CHECK_FAST_PATH = Limitation(
     reason="torch.jit.trace's sanity check traces again under torch.no_grad, and nn.MultiheadAttention takes its "
            "fast path (_native_multi_head_attention) only where autograd is off: the two graphs differ, so trace "
            "refuses the model (check_trace=False accepts it)",
-    errors=("TracingCheckError",), message=r"Graphs differed across invocations",
+    errors=("TracingCheckError",),
+    message=r"Graphs differed across invocations(?s:.*)_native_multi_head_attention",
     reference="https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html (the fast path's "
               "conditions); https://github.com/pytorch/pytorch/issues/106302")
 CHECK_NEEDS_BOOL = Limitation(
     reason="torch._check and torch._check_is_size take a Python bool (export's data-dependent guards): under "
            "torch.jit.trace or FX the value of `.item()` is a tensor or a Proxy, which they refuse",
     errors=("TypeError",), message=r"cond must be a bool, but got",
-    reference="https://pytorch.org/docs/stable/generated/torch._check.html")
+    reference="https://github.com/pytorch/pytorch/blob/main/torch/__init__.py (torch._check: a bool or SymBool)")
 
 FX_LIMITS = "https://pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing"
 FX_PROXY_PYTHON = Limitation(
@@ -162,3 +165,8 @@ ONNX_INT_KEYED_DICT = Limitation(
     errors=("KeyError",), message=r"^-?\d+$", outcome=None, versions=">=2.13",
     reference="found by conformance 2026-11-23 (torch 2.13.0); cases/torch-onnx-torchscript-int-keyed-dict.json")
 ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT) + TRACE
+#: openvino.convert_model traces the module with torch.jit.trace and re-raises what trace refuses as a RuntimeError
+#: that quotes it ("Couldn't get TorchScript module by tracing. Exception: ...").
+OPENVINO_TRACE = tuple(replace(lim, errors=("RuntimeError",),
+                               message=rf"Couldn't get TorchScript module by tracing(?s:.*)(?:{lim.message})")
+                       for lim in TRACE)

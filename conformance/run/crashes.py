@@ -1,0 +1,53 @@
+"""Where a worker process died: a process killed by a signal (SIGSEGV, SIGFPE on an integer division, SIGABRT)
+dumps its Python stack into its log (:func:`report_fatal_signals`), and :func:`crash_site` reads the statement of
+the rendered model it was running from there, so the ``crash`` record names the op; where the stack shows no line
+of the model (the crash was in a conversion, or in a compiled program), the record names the program's ops, and
+``conformance triage`` reduces the case to the one that crashes."""
+
+from __future__ import annotations
+
+import ast
+import faulthandler
+import re
+from pathlib import Path
+
+from conformance.program.ir import OpStmt
+from conformance.program.program import Program
+
+#: How much of a worker's log the stack dump is looked for in (the end of the log: the dump is the last thing it wrote)
+TAIL_CHARS = 50_000
+_FATAL = "Fatal Python error"
+
+
+def report_fatal_signals(fd: int) -> None:
+    """Make this process dump its Python stack to ``fd`` (its log: not fd 2, which a run may capture meanwhile)
+    when a fatal signal kills it (see :mod:`faulthandler`)."""
+    faulthandler.enable(file=fd, all_threads=False)
+
+
+def crash_site(program: Program, framework: str, log: Path) -> str:
+    """Where in ``program`` (rendered for ``framework``) the process that wrote ``log`` died, as text that
+    follows a crash message: ``" at model.py:12 `v3 = a0 // a1` (op floor_div)"``, or ``" in a program with
+    ops ..."`` where the stack shows no line of the model."""
+    text = log.read_text(errors="replace")[-TAIL_CHARS:] if log.exists() else ""
+    dump = text[text.rfind(_FATAL):] if _FATAL in text else ""
+    where = re.compile(r'File "([^"]*/' + re.escape(f"{framework}/{program.id}/") + r'[^"/]+\.py)", line (\d+)')
+    for file, line in where.findall(dump):  # innermost frame first
+        source = Path(file).read_text().splitlines() if Path(file).exists() else []
+        if 0 < int(line) <= len(source):
+            statement = source[int(line) - 1].strip()
+            op = _op_assigned(program, statement)
+            return f" at {Path(file).name}:{line} `{statement[:200]}`" + (f" (op {op})" if op else "")
+    return f" in a program with ops {', '.join(sorted(set(program.ops()))) or '(none)'}"
+
+
+def _op_assigned(program: Program, statement: str) -> str:
+    """The IR op whose result ``statement`` (a line of the rendered model) assigns, or ""."""
+    try:
+        node = ast.parse(statement).body[0]
+    except (SyntaxError, IndexError):
+        return ""
+    if not isinstance(node, ast.Assign):
+        return ""
+    names = {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return next((s.op for s in program.walk() if isinstance(s, OpStmt) and s.out in names), "")
