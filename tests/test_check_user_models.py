@@ -68,3 +68,11 @@ def test_every_result_is_judged_on_every_path(framework, name):
 
 def test_there_are_thirty_models_per_framework():
     assert all(len(_names(fw)) >= 30 for fw in FRAMEWORKS), {fw: len(_names(fw)) for fw in FRAMEWORKS}
+
+
+@pytest.mark.parametrize("framework, path", [("torch", "fx"), ("tf", "function_per_call")])
+def test_a_none_between_tensors_passes_through_as_a_constant(framework, path):
+    """``forward(x, bias=None, z)`` called with None in the middle: FX traces it as a concrete arg, and the per-call
+    tf.function counts it in the call signature (a Proxy raised on None at run time; ``.shape`` of None raised)."""
+    report = _check(framework, "optional_middle", [path])
+    assert {r.path: r.outcome for r in report.results}[f"{framework}.{path}"] == "pass", judged(report)
