@@ -2,6 +2,7 @@
 
 import types
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
@@ -190,7 +191,6 @@ _REFUSALS = [
     ("torch.fx", _DataDependentBranch, (_ROWS,), {}, limitations.FX_CONTROL_FLOW),
     ("torch.onnx_dynamo", _DataDependentBranch, (_ROWS,), {}, limitations.ONNX_DATA_DEPENDENT),
     ("torch.onnx_dynamo", _InputReturned, (_ROWS, _ROWS), {}, limitations.ONNX_IDENTITY_OUTPUT),
-    ("torch.onnx_dynamo", _TrailingDict, (_ROWS, {"k0": _ROWS}), {}, limitations.ONNX_DICT_FALLBACK),
     ("torch.onnx_torchscript", _FloatKwarg, (_ROWS,), {"alpha": 0.5}, limitations.ONNX_FLOAT_KWARG_INPUT),
 ]
 
@@ -203,6 +203,15 @@ def test_a_limitation_selects_the_error_torch_raises(path_id, model, args, kwarg
         path.convert(_context(model(), list(args), kwargs, tmp_path))
     failure = Failure.of_exception(raised.value, "convert")
     assert path.limitation_for(failure, torch.__version__) is expected, failure
+
+
+def test_onnx_dynamo_takes_a_trailing_dict_input_for_an_input(tmp_path):
+    # the exporter takes a trailing dict of args for the kwargs when none are given
+    # (cases/torch-onnx-dynamo-trailing-dict-input-taken-as-kwargs.json): the path passes the kwargs explicitly
+    path, args = PATHS["torch.onnx_dynamo"], [_ROWS, {"k0": 2 * _ROWS}]
+    artifact = path.convert(_context(_TrailingDict(), args, {}, tmp_path))
+    out = path.run(artifact, args, {})
+    assert np.allclose(np.asarray(out), 3 * _ROWS.numpy())
 
 
 def test_an_exported_program_refuses_another_kwarg_value_as_documented(tmp_path):

@@ -45,12 +45,7 @@ ONNX_TUPLE_SHAPES = Limitation(
            "(torch.export itself accepts it)",
     errors=("TorchExportError",), message=r"is a <class 'tuple'>, but `dynamic_shapes\[.*\]` is a <class 'list'>",
     outcome=None, versions=">=2.9", reference=FOUND)
-ONNX_DICT_FALLBACK = Limitation(
-    reason="known bug: with kwargs empty, a dict that is the last positional input is taken for the keyword "
-           "arguments (the TorchScript exporter's convention), so binding the inputs fails; torch.export accepts "
-           "the same call",
-    errors=("TorchExportError",), message=r"<class 'TypeError'>: missing a required argument: ", outcome=None,
-    versions=">=2.9", reference=FOUND)
+
 
 # ------------------------------------------------------------------ the TorchScript ONNX exporter
 
@@ -81,7 +76,7 @@ AOT_ZERO_GRADIENTS = Limitation(
     reference="https://github.com/pytorch/pytorch/issues/131794")
 
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
-ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DICT_FALLBACK)
+ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES)
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
