@@ -284,6 +284,21 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
     reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-21 (paddle 3.3.1), grad and train "
               "modes")
 
+# What issue 15's edge-value campaigns found (paddle 3.3.1).
+IF_EMPTY_TENSOR_RANK = Limitation(
+    reason="known bug: AST to_static of `d = -c; if a.sum() > 0: pass; else: c = -c; e = d + c` with a zero-size `c` "
+           "fails when the program runs ('Axis should be less than or equal to 5, but received axis is 6': the "
+           "pd_op.if's result loses the rank of the zero-size tensor); dygraph and SOT run it",
+    errors=("ValueError",), message=r"Axis should be less than or equal to \d+, but received axis is \d+",
+    outcome=None, versions=">=3.3",
+    reference=os.path.join(_CASES, "paddle-to-static-if-empty-tensor-axis.json") + "; "
+              + os.path.join(_CASES, "standalone", "paddle_if_empty_tensor_axis.py"))
+SIGNBIT_DYNAMIC_DIM = Limitation(
+    reason="known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program runs "
+           "('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, -1 read as 0)",
+    errors=("ValueError",), message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
+    outcome=None, versions=">=3.3", reference=os.path.join(_CASES, "paddle-to-static-signbit-dynamic-dim.json"))
+
 # ------------------------------------------------------------------ what each path registers
 
 #: Every path through AST to_static (a refusal of the program may come with a later input set's shapes or values, or,
@@ -291,7 +306,9 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
 STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
           replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS,
-          TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK)
+          TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK,
+          IF_EMPTY_TENSOR_RANK, replace(IF_EMPTY_TENSOR_RANK, phase="run"), SIGNBIT_DYNAMIC_DIM,
+          replace(SIGNBIT_DYNAMIC_DIM, phase="run"))
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
