@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 
 from conformance.program.case import materialize
 from conformance.program.dtypes import DRAWN_DTYPES, EDGE_KINDS, numpy_dtype
-from conformance.program.edges import EDGE_CONSTRUCTS, usage
+from conformance.program.edges import EDGE_CONSTRUCTS, OP_KINDS, usage
 from conformance.program.ir import spec_leaves
 from conformance.program.program import Program
 from conformance.program.strategies import CONSTRUCTS, cases, programs
@@ -27,7 +27,7 @@ from conformance.program.typecheck import check_program
 
 ALL = CONSTRUCTS + EDGE_CONSTRUCTS
 KINDS = [f"dtype:{d}" for d in DRAWN_DTYPES + ("bfloat16",)] + [f"edge:{k}" for k in EDGE_KINDS] + \
-        ["empty", "rank0", "rank5", "noncontiguous"]
+        ["empty", "rank0", "rank5", "noncontiguous"] + list(OP_KINDS)
 
 
 def _draw(n: int) -> list[Program]:
@@ -126,7 +126,9 @@ needs_torch = pytest.mark.skipif(not importlib.util.find_spec("torch"), reason="
 FOCUS = {"nan_to_zero": ("sqrt", "log", "div", "neg", "relu"),
          "trunc_division": ("floor_div", "ceil_div", "int_add", "int_mul"),
          "empty_flat": ("sum", "neg", "relu", "flip"),
-         "fp16_chop": ("cast", "round_to", "floor_div", "neg")}
+         "fp16_chop": ("cast", "round_to", "floor_div", "neg"),
+         "fp16_promotion": ("add_mixed", "mul_mixed", "neg"),
+         "empty_matmul_ones": ("matmul_empty", "neg", "sum")}
 
 SAFE_OPS = ("neg", "relu", "tanh", "sum", "add", "floor")
 
@@ -141,7 +143,8 @@ def test_a_campaign_finds_each_planted_edge_fault_within_2_minutes(fault):
 
     start = time.perf_counter()
     outcomes = collections.Counter()
-    for n, case in enumerate(itertools.islice(generate_cases(0, constructs=ALL, ops=FOCUS[fault]), 1000)):
+    for n, case in enumerate(itertools.islice(generate_cases(0, constructs=ALL, ops=FOCUS[fault],
+                                                                                 frameworks=("torch",)), 1000)):
         outcome = check(case, planted_edges.PLANTED[fault]).outcome
         outcomes[outcome] += 1
         if outcome == "mismatch":

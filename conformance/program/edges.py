@@ -34,12 +34,15 @@ SHARE = 3
 INT_RANGES = ((1.0, 9.0), (-9.0, -1.0), (-9.0, 9.0))
 UINT_RANGES = ((0.0, 9.0), (1.0, 9.0))
 #: Ops each construct adds to the statements a program draws (as ``train_layers`` does for its ops).
-#: (``round_to`` twice: it is the one way to bfloat16, which numpy cannot hold as an input)
+#: (``round_to`` twice: it is the one way to bfloat16, which numpy cannot hold as an input; mixed-dtype ops and integer
+#: reductions twice: few statements have the arguments they take)
 CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "round_to", "floor_div", "trunc_div", "ceil_div", "remainder", "fmod",
                             "int_mul", "int_add", "int_and", "int_or", "int_xor", "int_pow",
-                            "add_mixed", "mul_mixed", "gt_int_float", "int_sum", "int_prod", "int_mean"),
+                            "add_mixed", "add_mixed", "mul_mixed", "gt_int_float", "gt_int_float", "int_sum",
+                            "int_sum", "int_prod", "int_prod", "int_mean"),
                  "edge_values": ("isnan", "signbit", "sqrt", "log", "div", "maximum", "minimum", "clamp", "floor_div"),
-                 "edge_shapes": ("noncontiguous", "sum", "sum_all", "prod", "expand", "stack", "flip", "permute")}
+                 "edge_shapes": ("noncontiguous", "sum", "sum_all", "prod", "expand", "stack", "flip", "permute",
+                                 "concat_empty", "reshape_empty", "matmul_empty", "matmul_empty", "int_sum")}
 
 
 def turned_on(draw, constructs) -> frozenset:
@@ -109,12 +112,16 @@ class EdgeStatements:
 
 #: Ops whose torch result is a non-contiguous view of their argument (or, ``noncontiguous``, a copy laid out so).
 NONCONTIGUOUS_OPS = ("noncontiguous", "transpose", "permute", "movedim", "expand")
+#: Op kinds :func:`usage` counts: arithmetic promoting two dtypes, reductions of integers, ops over an empty axis.
+OP_KINDS = {"mixed_dtypes": ("add_mixed", "mul_mixed", "gt_int_float", "ldexp"),
+            "int_reduction": ("int_sum", "int_prod", "int_mean"),
+            "empty_axis": ("concat_empty", "reshape_empty", "matmul_empty")}
 
 
 def usage(program) -> set[str]:
     """What of the edges a program uses: ``dtype:<d>`` per dtype of an input or a cast (``round_to`` through
-    bfloat16 included), ``edge:<kind>`` per edge kind of an input, and the shape kinds ``empty`` (an input with a
-    dim of size 0), ``rank0``, ``rank5`` and ``noncontiguous``."""
+    bfloat16 included), ``edge:<kind>`` per edge kind of an input, the shape kinds ``empty`` (an input with a
+    dim of size 0), ``rank0``, ``rank5`` and ``noncontiguous``, and the op kinds of :data:`OP_KINDS`."""
     used = set()
     for inp in program.inputs:
         for _, spec in spec_leaves(inp.spec):
@@ -131,4 +138,5 @@ def usage(program) -> set[str]:
                 used.add(f"dtype:{s.attr['dtype']}")
             if s.op in NONCONTIGUOUS_OPS:
                 used.add("noncontiguous")
+            used.update(kind for kind, ops in OP_KINDS.items() if s.op in ops)
     return used

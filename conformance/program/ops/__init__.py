@@ -26,6 +26,7 @@ from conformance.program.ops import convolution  # noqa: F401
 from conformance.program.ops import layers  # noqa: F401
 from conformance.program.ops import integer  # noqa: F401
 from conformance.program.ops import mixed  # noqa: F401
+from conformance.program.ops import empty  # noqa: F401
 from conformance.program.ops import effects  # noqa: F401
 # isort: on
 

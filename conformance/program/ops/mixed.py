@@ -122,18 +122,27 @@ def _wrap_to(iv, dtype: str):
 #: Paddle promotes between floats only: 'Type promotion only support calculations between floating-point numbers
 #: and between complex and real numbers' (InvalidType, paddle 3.3) for an integer beside anything else.
 _PADDLE_NO_INT_PROMOTION = {"paddle": INTS}
-_TF_NO_PROMOTION = "TensorFlow does not promote: tf.add and tf.multiply refuse arguments of two dtypes (users cast)"
+
+def _wider(ts, a) -> dict:
+    """The field ``wide``: the argument whose dtype is the promoted one (TensorFlow's emitters cast both to it)."""
+    return {"wide": "{0}" if promote_types(ts[0].dtype, ts[1].dtype) == ts[0].dtype else "{1}"}
+
+
+_TF_CAST = ("TensorFlow does not promote (tf.add and tf.multiply refuse two dtypes): its emitter casts both to torch's "
+            "result dtype, as users do")
 
 register(name="add_mixed", family="mixed", arity=2, arg_dtypes=("number",), infer=_mixed_infer, empty_ok=True,
-         edge_ok=True, construct="dtypes", refuses=_PADDLE_NO_INT_PROMOTION,
-         emit={"torch": "{0} + {1}", "paddle": "{0} + {1}"}, missing={"tf": _TF_NO_PROMOTION},
+         edge_ok=True, construct="dtypes", weight=3.0, refuses=_PADDLE_NO_INT_PROMOTION,
+         emit={"torch": "{0} + {1}", "paddle": "{0} + {1}", "tf": "tf.cast({0}, {wide}.dtype) + tf.cast({1}, "
+                                                                  "{wide}.dtype)"}, fields=_wider, tolerance=_TF_CAST,
          bound=lambda ivs, a, ts: _wrap_to((ivs[0][0] + ivs[1][0], ivs[0][1] + ivs[1][1]),
                                            promote_types(ts[0].dtype, ts[1].dtype)),
          doc="a + b of two dtypes (int + float, float16 + float32, int32 + int64), promoted by torch's rules "
              "(paddle's for two floats are the same)")
 register(name="mul_mixed", family="mixed", arity=2, arg_dtypes=("number",), infer=_mixed_infer, empty_ok=True,
-         edge_ok=True, construct="dtypes", refuses=_PADDLE_NO_INT_PROMOTION,
-         emit={"torch": "{0} * {1}", "paddle": "{0} * {1}"}, missing={"tf": _TF_NO_PROMOTION},
+         edge_ok=True, construct="dtypes", weight=3.0, refuses=_PADDLE_NO_INT_PROMOTION,
+         emit={"torch": "{0} * {1}", "paddle": "{0} * {1}", "tf": "tf.cast({0}, {wide}.dtype) * tf.cast({1}, "
+                                                                  "{wide}.dtype)"}, fields=_wider, tolerance=_TF_CAST,
          bound=lambda ivs, a, ts: _wrap_to(interval_mul(*ivs), promote_types(ts[0].dtype, ts[1].dtype)),
          doc="a * b of two dtypes, promoted by torch's rules (paddle's for two floats are the same)")
 
@@ -144,13 +153,13 @@ def _int_float_infer(ts, a):
 
 
 register(name="gt_int_float", family="mixed", arity=2, arg_dtypes=("int", "float"), infer=_int_float_infer,
-         empty_ok=True, edge_ok=True, construct="dtypes", refuses={"paddle": ("float16",)},
-         emit={"torch": "{0} > {1}", "tf": "tf.cast({0}, {1}.dtype) > {1}"},
-         missing={"paddle": "paddle compares an integer with a float only after a cast: its type promotion refuses "
-                            "them (InvalidType, paddle 3.3)"},
+         empty_ok=True, edge_ok=True, construct="dtypes", weight=3.0, refuses={"paddle": ("float16",)},
+         # paddle's type promotion refuses an integer beside a float (InvalidType, paddle 3.3): users cast
+         emit={"torch": "{0} > {1}", "paddle": "paddle.cast({0}, {1}.dtype) > {1}",
+               "tf": "tf.cast({0}, {1}.dtype) > {1}"},
          bound=lambda ivs, a, ts: (0.0, 1.0), probe="cmp",
          doc="i > x for an integer i and a float x: the integer converts to the float's dtype (torch's promotion; "
-             "TensorFlow's emitter casts as users do), where a large integer may round",
+             "Paddle's and TensorFlow's emitters cast as users do), where a large integer may round",
          tolerance="flips where x is within rounding of i: watched by the branch-flip guard")
 
 
@@ -165,7 +174,7 @@ def _int_reduction(name, emit, bound, doc, keep_dtype=False, **kw):
 
     register(name=name, family="integer", arity=1, arg_dtypes=("int",), infer=infer, bound=bound, emit=emit,
              attrs=lambda draw, ts: {**dim_attr(draw, ts), "keepdim": draw(strategies().booleans())},
-             construct="dtypes", doc=doc, **{"domain": lambda ivs, ts: ts[0].rank >= 1, **kw})
+             construct="dtypes", weight=3.0, doc=doc, **{"domain": lambda ivs, ts: ts[0].rank >= 1, **kw})
 
 
 def _count(ts, a) -> int:
