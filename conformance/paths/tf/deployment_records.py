@@ -66,7 +66,7 @@ DEPLOYMENT_PATHS = (
                default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
-               limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE,),
+               limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND),
                specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
