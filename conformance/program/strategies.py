@@ -58,6 +58,7 @@ from conformance.program.ir import (
 from conformance.program.op_drawing import OpDrawing
 from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval
 from conformance.program.ops.record import FRAMEWORKS, may_be_empty
+from conformance.program.outputs import replace_leaves, use_every_input
 from conformance.program.program import Program
 from conformance.program.scope import Scope, Variable, join
 
@@ -370,50 +371,6 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
 
 
-def _use_every_input(g: "_Gen", inputs: tuple, body: list, output):
-    """Make every input tensor reach an output: each one no output depends on is returned as
-    ``tanh(x)`` beside the outputs (and beside the values of early returns). Returns (body, output)."""
-    unused = set(Program(0, inputs, tuple(g.kwargs), (), tuple(body), output).unused_inputs())
-    if not unused:
-        return body, output
-    n_gets = next((i for i, s in enumerate(body) if not isinstance(s, Get)), len(body))
-    leaves = {(i.name, path): leaf.dtype for i in inputs for path, leaf in spec_leaves(i.spec)}
-    leaf_dtypes = {get.out: leaves[(get.source, tuple(get.path))] for get in body[:n_gets]}
-    added = []
-    for get in body[:n_gets]:
-        if get.source + "".join(f".{step}" for step in get.path) in unused:
-            dtype = leaf_dtypes[get.out]
-            added.append(OpStmt(g.fresh(), "tanh", (get.out,)) if dtype == "float32" else
-                         OpStmt(g.fresh(), "cast", (get.out,), (("dtype", "float32"),)))
-    extras = tuple(OutVar(s.out) for s in added)
-
-    def widen(out):
-        items = out.items if isinstance(out, OutSeq) and out.kind == "tuple" else (out,)
-        return OutSeq("tuple", items + extras)
-
-    def rewrite(stmts):
-        new = []
-        for s in stmts:
-            if isinstance(s, Return):
-                s = Return(widen(s.value))
-            elif isinstance(s, If):
-                s = If(s.cond, tuple(rewrite(s.then)), tuple(rewrite(s.orelse)))
-            elif isinstance(s, (While, For)):
-                s = dataclasses.replace(s, body=tuple(rewrite(s.body)))
-            new.append(s)
-        return new
-
-    return body[:n_gets] + added + rewrite(body[n_gets:]), widen(output)
-
-
-def _replace_leaves(out, mapping: dict):
-    if isinstance(out, OutVar):
-        return OutVar(mapping[out.name])
-    if isinstance(out, OutSeq):
-        return OutSeq(out.kind, tuple(_replace_leaves(i, mapping) for i in out.items))
-    return OutDict(tuple((k, _replace_leaves(v, mapping)) for k, v in out.items))
-
-
 @st.composite
 def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = CONSTRUCTS,
              ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3,
@@ -481,11 +438,11 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         if cond is None and g._float_vars(before):
             cond = g.tensor_cond(before)
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
-            body.insert(at, If(cond, (Return(_replace_leaves(output, mapping)),)))
+            body.insert(at, If(cond, (Return(replace_leaves(output, mapping)),)))
     # users' models mostly use every input; now and then one is unused (a saved static graph drops it)
     # (about one program in ten keeps one; it is also what shrinking goes to: the smaller program)
     if "unused_input" not in constructs or draw(st.integers(0, 31)) > 0:
-        body, output = _use_every_input(g, inputs, body, output)
+        body, output = use_every_input(g, inputs, body, output)
     # now and then forward's first parameter is not called self (Paddle's to_static requires self)
     self_name = "this" if "renamed_self" in constructs and draw(st.integers(0, 7)) == 7 else "self"
     training = draw(st.booleans()) if train else False
@@ -506,10 +463,13 @@ def input_sets(draw, program: Program, *, fresh: bool = True) -> tuple[InputSet,
         if dynamic:
             sets.append(InputSet("batch", draw(st.sampled_from([b for b in range(2, MAX_BATCH + 1) if b != batch])),
                                  draw(seeds), kwargs))
-        if program.kwargs:
-            other = tuple(sorted((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs))
-            if other != kwargs:
-                sets.append(InputSet("kwargs", batch, draw(seeds), other))
+        changeable = [k.name for k in program.kwargs if len(k.choices) > 1]
+        if changeable:  # one kwarg at least takes another value: a trace kept for the example's value would show
+            changed, example = draw(st.sampled_from(changeable)), dict(kwargs)
+            other = tuple(sorted((k.name, draw(st.sampled_from([c for c in k.choices
+                                                                if k.name != changed or c != example[k.name]])))
+                                 for k in program.kwargs))
+            sets.append(InputSet("kwargs", batch, draw(seeds), other))
     return tuple(sets)
 
 
