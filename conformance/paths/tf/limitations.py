@@ -96,6 +96,14 @@ XLA_COND_GRADIENT_GRAPH = Limitation(
     phase="run", modes=AUTOGRAD, errors=("AssertionError",), message=r"\A\Z", outcome=None, versions=">=2.0",
     reference=f"{FOUND}, grad mode")
 
+XLA_TENSOR_LIST_BOUNDARY = Limitation(
+    reason="XLA cannot pass a TensorList (a TensorArray) between compiled and TensorFlow code ('TensorArray TF/XLA "
+           "interconversion is not supported'): differentiating a jit_compile function whose forward keeps one for "
+           "the backward (a while loop on a tensor, a scan) is refused",
+    phase="run", modes=AUTOGRAD, errors=("UnimplementedError",),
+    message=r"Support for TensorList crossing the XLA/TF boundary is not implemented", versions=">=2.0",
+    reference="https://www.tensorflow.org/xla/known_issues")
+
 XLA_NO_KERNEL = Limitation(
     reason="XLA has no kernel for some TensorFlow ops on the device (ResizeBicubic on XLA_CPU_JIT): jit_compile "
            "refuses a function that uses one",
@@ -105,7 +113,7 @@ XLA_NO_KERNEL = Limitation(
 
 XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
                   replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
-                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH)
+                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_TENSOR_LIST_BOUNDARY)
 FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
 SAVED_MODEL = TRACED
 
