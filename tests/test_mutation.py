@@ -46,6 +46,19 @@ def test_an_input_written_in_place_is_judged_after_the_call():
     assert "['inputs'][0]" in dropped.detail.message and "['outputs']" not in dropped.detail.message
 
 
+def test_an_input_rewritten_by_an_in_place_unary_op_after_a_read():
+    """y = tanh(x); x.tanh_(): y keeps the values read before the write, the caller sees the write."""
+    p = _program(OpStmt("v1", "tanh", ("v0",)),
+                 OpStmt("v0", "input_inplace", ("v0",), (("dim", 0), ("kind", "tanh"), ("scale", 2.0))),
+                 OpStmt("v2", "add", ("v1", "v0")), output="v2")
+    assert mutates_inputs(p)
+    assert "        v1 = torch.tanh(v0)\n        v0.tanh_()\n" in render(p, "torch")
+    assert "v0.tanh_()" in render(p, "paddle")
+    assert check(_case(p), PATHS["torch.eager"]).outcome == "pass"
+    dropped = check(_case(p), PATHS["torch.planted_drops_input_write"])
+    assert dropped.outcome == "mismatch" and "['inputs'][0]" in dropped.detail.message
+
+
 @pytest.mark.parametrize("view", ["narrow", "select", "transpose", "unsqueeze", "flatten", "reshape"])
 def test_a_view_read_after_a_write_to_its_base(view):
     p = _program(OpStmt("v1", "base_write", ("v0",), (("dim", 1), ("scale", -1.0), ("view", view))))

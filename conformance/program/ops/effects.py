@@ -25,6 +25,8 @@ function. Its state is ``tf.Variable`` assignment (a buffer is never rebound), a
 
 from __future__ import annotations
 
+import math
+
 from conformance.program.ir import TensorType
 from conformance.program.ops.record import (
     Weight,
@@ -162,20 +164,25 @@ _effect("mask_assign", "mutation", 2, "x[x > 0] = y[x > 0] on a copy: assignment
 
 def _input_attrs(draw, ts):
     st = strategies()
-    return {"kind": draw(st.sampled_from(["mul", "setitem"])), "dim": draw(st.integers(0, ts[0].rank - 1)),
+    return {"kind": draw(st.sampled_from(["mul", "setitem", "tanh"])), "dim": draw(st.integers(0, ts[0].rank - 1)),
             "scale": draw(st.sampled_from([2.0, -1.0, 0.5]))}
 
 
 def _input_fields(ts, a):
     prefix = ":, " * a["dim"]
-    return {"torch_write": "{0}.mul_(%r)" % a["scale"] if a["kind"] == "mul" else
-            f"{{0}}[{prefix}:1] = {{0}}[{prefix}:1] * {a['scale']!r}",
-            "paddle_write": "{0}.scale_(%r)" % a["scale"] if a["kind"] == "mul" else
-            f"{{0}}[{prefix}:1] = {{0}}[{prefix}:1] * {a['scale']!r}"}
+    setitem = f"{{0}}[{prefix}:1] = {{0}}[{prefix}:1] * {a['scale']!r}"
+    writes = {"mul": ("{0}.mul_(%r)" % a["scale"], "{0}.scale_(%r)" % a["scale"]), "setitem": (setitem, setitem),
+              "tanh": ("{0}.tanh_()", "{0}.tanh_()")}
+    return dict(zip(("torch_write", "paddle_write"), writes[a["kind"]]))
 
 
-_effect("input_inplace", "mutation", 1, "an in-place write to an input tensor (x.mul_(s), x[:, :1] = ...): the "
-        "caller sees it", per_framework("{torch_write}", "{paddle_write}", ""), _scaled, inplace=True,
+def _input_bound(ivs, a, ts):
+    return (math.tanh(ivs[0][0]), math.tanh(ivs[0][1])) if a["kind"] == "tanh" else _scaled(ivs, a, ts)
+
+
+_effect("input_inplace", "mutation", 1, "an in-place write to an input tensor (x.mul_(s), x[:, :1] = ..., "
+        "x.tanh_()): the caller sees it", per_framework("{torch_write}", "{paddle_write}", ""), _input_bound,
+        inplace=True,
         attrs=_input_attrs, fields=_input_fields, missing={"tf": _NO_TF_INPLACE},
         domain=lambda ivs, ts: ts[0].rank >= 1)
 
