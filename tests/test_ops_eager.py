@@ -37,12 +37,15 @@ QUICK, THOROUGH = 1, 6
 
 
 def cases_using(name: str, count: int, seed: int = 0, dtypes: tuple = ()):
-    """``count`` deterministic cases whose program uses op ``name``, drawn from it and :data:`ENABLERS`; with
-    ``dtypes``, drawn with the ``dtypes`` construct too, and only programs with an input of one of them."""
+    """``count`` deterministic cases whose program uses op ``name``, drawn from it and :data:`ENABLERS` (and the edge
+    construct the op needs, ``OpRecord.construct``); with ``dtypes``, drawn with the ``dtypes`` construct too, and
+    only programs with an input of one of them."""
+    from conformance.program.edges import EDGE_CONSTRUCTS
     from conformance.run.campaign import generate_cases
 
     ops = (name,) + tuple(e for e in ENABLERS if e != name) + (("cast",) if dtypes else ())
-    constructs = ("dynamic_dim", "kwargs") + (("dtypes",) if dtypes else ())
+    edge = OPS[name].construct if OPS[name].construct in EDGE_CONSTRUCTS else ""
+    constructs = ("dynamic_dim", "kwargs") + tuple(sorted({edge, "dtypes" if dtypes else ""} - {""}))
     stream = generate_cases(seed, ops=ops, constructs=constructs, max_statements=4)
     found = (case for case in itertools.islice(stream, 1000 if dtypes else 400) if name in case.program.ops()
              and (not dtypes or {leaf.dtype for i in case.program.inputs for _, leaf in spec_leaves(i.spec)}

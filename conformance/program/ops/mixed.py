@@ -13,6 +13,7 @@ import numpy as np
 from conformance.program.dtypes import FLOATS, INTS, is_float, is_int
 from conformance.program.ir import TensorType
 from conformance.program.ops.record import (
+    MAX_ABS,
     axis_of,
     broadcast,
     dim_attr,
@@ -167,7 +168,7 @@ def _int_reduction(name, emit, bound, doc, keep_dtype=False, **kw):
     """A reduction of integers over one dim: to int64 (``keep_dtype``: in their own dtype)."""
     def infer(ts, a):
         t = ts[0]
-        need(is_int(t.dtype), f"{name} takes integers, got {t}")
+        need(is_int(t.dtype) and t.rank >= 1, f"{name} takes integers of rank 1 or more, got {t}")
         d = axis_of(t, a)
         shape = tuple(1 if i == d else n for i, n in enumerate(t.shape) if a["keepdim"] or i != d)
         return TensorType(shape, t.dtype if keep_dtype else "int64")
@@ -190,8 +191,9 @@ _int_reduction("int_prod", per_framework("torch.prod({0}, dim={dim}, keepdim={ke
                                          "paddle.prod({0}, axis={dim}, keepdim={keepdim}, dtype='int64')",
                                          "tf.reduce_prod(tf.cast({0}, tf.int64), axis={dim}, keepdims={keepdim})"),
                lambda ivs, a, ts: hull(*(s * max(1.0, max(map(abs, ivs[0]))) ** _count(ts, a) for s in (-1, 1))),
-               "the int64 product of integers over one dim (1 over an empty dim; |x| <= 4)", empty_ok=True,
-               domain=lambda ivs, ts: ts[0].rank >= 1 and max(map(abs, ivs[0])) <= 4)
+               "the int64 product of integers over one dim (1 over an empty dim; no product past 1e4)", empty_ok=True,
+               domain=lambda ivs, ts: ts[0].rank >= 1 and max(1.0, *map(abs, ivs[0])) ** max(
+                   size_bound(d) for d in ts[0].shape) <= MAX_ABS)
 _int_reduction("int_mean", {"paddle": "paddle.mean({0}, axis={dim}, keepdim={keepdim})",
                             "tf": "tf.reduce_mean({0}, axis={dim}, keepdims={keepdim})"},
                lambda ivs, a, ts: ivs[0], "the mean of integers over one dim in their own dtype: the sum divided by "
