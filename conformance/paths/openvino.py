@@ -69,9 +69,10 @@ class OpenVinoModel:
             self.outputs = [numbered[i] for i in range(len(numbered))]
 
     def __call__(self, *args, **kwargs):
-        """Run on the model's (nested) tensor arguments; keyword arguments were fixed at conversion."""
+        """Run on the model's (nested) tensor arguments; keyword arguments and constants were fixed at conversion."""
         # np.require keeps a 0-d array 0-d (np.ascontiguousarray makes it 1-d)
-        leaves = dict(zip(self.names, (np.require(self.to_numpy(t), requirements="C") for t in flatten(list(args)))))
+        tensors = [t for t in flatten(list(args)) if not isinstance(t, (type(None), bool, int, float, str))]
+        leaves = dict(zip(self.names, (np.require(self.to_numpy(t), requirements="C") for t in tensors)))
         request = self.compiled.create_infer_request()
         results = request.infer({i: leaves[name] for i, name in enumerate(self.feed)})
         return FlatOutputs(np.array(results[o], copy=True) for o in self.outputs)
