@@ -160,8 +160,14 @@ ONNX_INT_KEYED_DICT = Limitation(
     errors=("KeyError",), message=r"^-?\d+$", outcome=None, versions=">=2.13",
     reference="found by conformance 2026-11-23 (torch 2.13.0); cases/torch-onnx-torchscript-int-keyed-dict.json")
 ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT) + TRACE
+OPENVINO_INT_KEYED_DICT = Limitation(
+    reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
+           "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
+    errors=("Error",), message=r"Unexpected type of example_input(?s:.*)Got <class 'dict'>", versions=">=2024.0",
+    package="openvino",
+    reference="https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html")
 #: openvino.convert_model traces the module with torch.jit.trace and re-raises what trace refuses as a RuntimeError
-#: that quotes it ("Couldn't get TorchScript module by tracing. Exception: ...").
+#: that quotes it ("Couldn't get TorchScript module by tracing. Exception: ..."); and what it refuses as an example.
 OPENVINO_TRACE = tuple(replace(lim, errors=("RuntimeError",),
                                message=rf"Couldn't get TorchScript module by tracing(?s:.*)(?:{lim.message})")
-                       for lim in TRACE)
+                       for lim in TRACE) + (OPENVINO_INT_KEYED_DICT,)
