@@ -81,10 +81,12 @@ ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
            "adaptive pooling to an output size that does not divide the input's, scatter_reduce with "
-           "include_self=False or 'mean', sort with an out parameter: 'Unsupported: ONNX export of operator ...', "
-           "'ONNX does not support ...')",
+           "include_self=False or 'mean', sort with an out parameter, bitwise or/and/xor of integers: 'Unsupported: "
+           "ONNX export of operator ...', 'ONNX does not support ...', 'ONNX export does NOT support exporting "
+           "bitwise OR for non-boolean input values')",
     errors=("UnsupportedOperatorError", "SymbolicValueError", "OnnxExporterError"),
-    message=r"is not supported|Unsupported: ONNX export of operator|ONNX does not support", versions=">=2.0",
+    message=r"is not supported|Unsupported: ONNX export of operator|ONNX does not support|ONNX export does NOT support",
+    versions=">=2.0",
     reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html")
 
 # ------------------------------------------------------------------ what hand-written user models met (issue 20)
