@@ -161,7 +161,12 @@ ONNX_INT_KEYED_DICT = Limitation(
            "dynamo exporter keep the int keys)",
     errors=("KeyError",), message=r"^-?\d+$", outcome=None, versions=">=2.13",
     reference="found by conformance 2026-11-23 (torch 2.13.0); cases/torch-onnx-torchscript-int-keyed-dict.json")
-ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT) + TRACE
+ORT_NO_KERNEL = Limitation(
+    reason="onnxruntime's CPU provider has no kernel for some ONNX ops in some dtypes (Acos, Asin... in float32 "
+           "only) and refuses to load a model that needs one ('Could not find an implementation for Acos(7)')",
+    errors=("NotImplemented",), message=r"Could not find an implementation for \w+\(\d+\) node", versions=">=2.0",
+    reference="https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md")
+ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL) + TRACE
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
