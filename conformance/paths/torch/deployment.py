@@ -70,20 +70,35 @@ def aoti(ctx):
 class ExecuTorchMethod:
     """The ``forward`` method of an ExecuTorch program, run by ExecuTorch's Python runtime: it takes the exported
     program's inputs flattened (tensors and the non-tensor arguments, bound at export) and returns its outputs
-    flat, put back into the exported program's output structure here."""
+    flat, put back into the exported program's output structure here. The values forward writes into its inputs
+    come first among the outputs (``mutated``: the flat input positions they belong to); they are written back
+    into the caller's tensors, as eager's in-place writes are."""
 
-    def __init__(self, method, in_spec, out_spec, kwargs: dict):
+    def __init__(self, method, in_spec, out_spec, kwargs: dict, mutated: tuple = ()):
         self.method = method
         self.in_spec = in_spec
         self.out_spec = out_spec
         self.kwargs = dict(kwargs)
+        self.mutated = tuple(mutated)
 
     def __call__(self, *args, **kwargs):
         import torch.fx._pytree as fx_pytree
         import torch.utils._pytree as pytree
 
         inputs = fx_pytree.tree_flatten_spec((tuple(args), self.kwargs), self.in_spec)
-        return pytree.tree_unflatten(list(self.method.execute(inputs)), self.out_spec)
+        outputs = list(self.method.execute(inputs))
+        for position, value in zip(self.mutated, outputs):
+            inputs[position].copy_(value)
+        return pytree.tree_unflatten(outputs[len(self.mutated):], self.out_spec)
+
+
+def _mutated_inputs(program) -> tuple:
+    """The flat input positions of the user inputs an exported program writes into, in its output order."""
+    from torch.export.graph_signature import InputKind, OutputKind
+
+    users = [s.arg.name for s in program.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    return tuple(users.index(s.target) for s in program.graph_signature.output_specs
+                 if s.kind == OutputKind.USER_INPUT_MUTATION)
 
 
 def executorch_program(ctx):
@@ -94,12 +109,14 @@ def executorch_program(ctx):
     from executorch.runtime import Runtime
 
     program = exported(ctx)
-    buffer = to_edge(program).to_executorch().buffer
+    final = to_edge(program).to_executorch()
+    buffer = final.buffer
     path = os.path.join(ctx.workdir, "model.pte")
     with open(path, "wb") as f:
         f.write(buffer)
     method = Runtime.get().load_program(path).load_method("forward")
-    return ExecuTorchMethod(method, program.call_spec.in_spec, program.call_spec.out_spec, ctx.kwargs)
+    return ExecuTorchMethod(method, program.call_spec.in_spec, program.call_spec.out_spec, ctx.kwargs,
+                            _mutated_inputs(final.exported_program()))
 
 
 # ------------------------------------------------------------------ OpenVINO
