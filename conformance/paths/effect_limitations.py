@@ -33,6 +33,11 @@ ONNX_NO_STATE = Limitation(
            "makes to it are lost, so the later calls see the state of the export",
     phase="compare", constructs=STATE, outcome="expected_divergence",
     reference="https://onnx.ai/onnx/repo-docs/IR.html#graphs")
+OPENVINO_NO_INPUT_WRITES = Limitation(
+    reason="an OpenVINO compiled model cannot write into its inputs: it computes with the written values, the "
+           "caller's tensors keep theirs",
+    phase="compare", constructs=("input_inplace",), where=r"^\['inputs'\]", outcome="expected_divergence",
+    reference="https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-request.html")
 OPENVINO_NO_STATE = Limitation(
     reason="an OpenVINO model converted from a framework's has no state: buffers and variables become constants of "
            "the conversion (state lives only in ReadValue/Assign pairs, which the conversion does not write), so the "
@@ -113,10 +118,9 @@ BY_PATH = {
                     "inference_no_ir_optim", "onnx")},
     "paddle.to_static_sot": (SOT_INPLACE_ON_VIEW,),
     **{pid: (ATTRIBUTE_FROZEN,) for pid in ("torch.aoti", "tf.tflite", "tf.tflite_select_tf_ops")},
-    **{pid: (ATTRIBUTE_FROZEN, OPENVINO_NO_STATE) for pid in ("torch.openvino", "torch.onnx_dynamo_openvino",
-                                                              "torch.onnx_torchscript_openvino", "paddle.openvino",
-                                                              "paddle.onnx_openvino", "tf.openvino",
-                                                              "tf.onnx_openvino")},
+    **{pid: (ATTRIBUTE_FROZEN, OPENVINO_NO_STATE, OPENVINO_NO_INPUT_WRITES)
+       for pid in ("torch.openvino", "torch.onnx_dynamo_openvino", "torch.onnx_torchscript_openvino", "paddle.openvino",
+                   "paddle.onnx_openvino", "tf.openvino", "tf.onnx_openvino")},
     "tf.function": (ATTRIBUTE_FROZEN,),
     "tf.xla": (ATTRIBUTE_FROZEN,),
     "tf.function_per_call": (ATTRIBUTE_FROZEN,),
