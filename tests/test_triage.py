@@ -623,3 +623,17 @@ def test_a_campaign_with_planted_faults_triages_to_one_bucket_per_fault(tmp_path
     kinds = ["sigmoid" if "sigmoid" in b.signature.ops else "while" if "while_tensor" in b.signature.constructs
              else "?" for b in wrong]
     assert sorted(kinds) == sorted(set(kinds)) and "?" not in kinds, [b.signature for b in wrong]
+
+
+def test_a_saved_case_names_the_framework_version_of_a_tf_finding(tmp_path):
+    # records keep versions under the package's name (tensorflow), the signature under the framework's (tf)
+    from conformance.triage.buckets import save_case
+
+    rec = ResultRecord.from_json({"framework": "tf", "path": "onnx", "mode": "infer", "outcome": "mismatch",
+                                  "versions": {"tensorflow": "2.21.0", "tf2onnx": "1.17.0", "python": "3.11"},
+                                  "case": Case(_program(), (InputSet("example", 1, 0),)).to_dict(),
+                                  "detail": {"message": "output: 1 of 2 values differ"}})
+    bucket = TriageBucket(signature(rec), [Sighting.of(rec)], Case.from_dict(rec.case), rec)
+    saved = load_case_file(save_case(bucket, tmp_path, date="2026-11-23"))
+    assert saved.expected["tf.onnx"][0].versions == ">=2.21"
+    assert "(tf 2.21.0, tf2onnx 1.17.0;" in saved.source

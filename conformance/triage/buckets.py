@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
+from conformance.paths.records import FRAMEWORK_PACKAGES
 from conformance.program.case import Case
 from conformance.run.records import FINDINGS, ResultRecord
 from conformance.triage.corpus import CaseFile, Expectation, write_case_file
@@ -261,10 +262,10 @@ def save_case(bucket: TriageBucket, cases_dir: Path, date: Optional[str] = None)
     sig = bucket.signature
     if sig.mode != "infer":
         raise ValueError(f"bucket {bucket.id} is a {sig.mode}-mode finding: the corpus replays inference only")
-    versions = bucket.record.versions
-    version = str(versions.get(sig.framework, "")).split("+")[0]
+    versions, package = bucket.record.versions, FRAMEWORK_PACKAGES.get(sig.framework, sig.framework)
+    version = str(versions.get(package, "")).split("+")[0]
     major_minor = ".".join(version.split(".")[:2])
-    others = ", ".join(f"{k} {v}" for k, v in versions.items() if k not in ("conformance", "python", sig.framework))
+    others = ", ".join(f"{k} {v}" for k, v in versions.items() if k not in ("conformance", "python", package))
     seen = bucket.first_seen
     source = (f"found by conformance {date or time.strftime('%Y-%m-%d')} ({sig.framework} {version}"
               + (f", {others}" if others else "") + f"; campaign seed {seen['seed']}, case {seen['case_id']})")
