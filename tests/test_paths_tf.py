@@ -47,7 +47,7 @@ from . import planted_tf  # noqa: E402,F401 - registers the planted paths
 GRAPHS = ["tf.function", "tf.xla", "tf.saved_model", "tf.onnx", "tf.session"]
 
 
-def _kwarg_program() -> Program:
+def kwarg_program() -> Program:
     """if flag: relu(x) * alpha else: -x, x: float32[B, 3] — the answer depends on both kwargs."""
     return Program(
         seed=1, inputs=(Input("x", TensorSpec(("B", 3))),),
@@ -61,7 +61,7 @@ def _kwarg_program() -> Program:
 
 
 def _kwarg_case() -> Case:
-    return Case(_kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),
+    return Case(kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),
                                    InputSet("batch", 5, 2, (("alpha", 0.5), ("flag", True))),
                                    InputSet("kwargs", 2, 3, (("alpha", 2.0), ("flag", False))),
                                    InputSet("kwargs", 3, 4, (("alpha", 2.0), ("flag", True)))))
@@ -258,7 +258,7 @@ def test_cuda_is_unsupported_without_a_tensorflow_gpu():
 
     if tf.config.list_physical_devices("GPU"):
         pytest.skip("this machine has a TensorFlow GPU")
-    case = Case(_kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),))
+    case = Case(kwarg_program(), (InputSet("example", 2, 1, (("alpha", 0.5), ("flag", True))),))
     record = check(case, PATHS["tf.function"], "cuda")
     assert record["outcome"] == "unsupported" and "not available" in record["detail"]["message"]
 

@@ -18,11 +18,11 @@ pytest.importorskip("conformance.paths.tf", reason="tensorflow is not installed"
 from conformance.paths.records import PATHS, PathRecord, register  # noqa: E402
 from conformance.paths.tf import conversions as conv  # noqa: E402
 from conformance.program.case import Case, InputSet  # noqa: E402
-from conformance.program.ir import Get, If, Input, Kwarg, KwargCond, OpStmt, OutVar, TensorSpec  # noqa: E402
 from conformance.program.ops import TRIAGED_OPS  # noqa: E402
-from conformance.program.program import Program  # noqa: E402
 from conformance.program.strategies import cases  # noqa: E402
 from conformance.run.runner import prepare, run_path  # noqa: E402
+
+from .test_paths_tf import kwarg_program  # noqa: E402
 
 PER_CALL = ["tf.function_per_call", "tf.xla_per_call", "tf.function_reduce_retracing"]
 
@@ -64,23 +64,10 @@ register(*(PathRecord("tf", name, f"{path} reusing the first kwargs' trace", fun
                     _paddle_first_program, lambda artifact, args, kwargs: artifact(*args, **kwargs), default=False))
 
 
-def _program() -> Program:
-    """if flag: relu(x) * alpha else: -x, x: float32[B, 3] — the answer depends on both kwargs."""
-    return Program(
-        seed=1, inputs=(Input("x", TensorSpec(("B", 3))),),
-        kwargs=(Kwarg("flag", "bool", True, (True, False)), Kwarg("alpha", "float", 0.5, (0.5, 2.0))),
-        params=(),
-        body=(Get("v0", "x"),
-              If(KwargCond("flag", "truth"), (OpStmt("v0", "relu", ("v0",)), OpStmt("v0", "mul_kwarg", ("v0",),
-                                                                                     (("kwarg", "alpha"),))),
-                 (OpStmt("v0", "neg", ("v0",)),))),
-        output=OutVar("v0"))
-
-
 A = (("alpha", 0.5), ("flag", True))
 B = (("alpha", 2.0), ("flag", False))
 #: example (A, batch 2); new batches 5 and 3 with A; a new kwargs value B at batch 2; A again at batch 2
-CASE = Case(_program(), (InputSet("example", 2, 1, A), InputSet("batch", 5, 2, A), InputSet("batch", 3, 3, A),
+CASE = Case(kwarg_program(), (InputSet("example", 2, 1, A), InputSet("batch", 5, 2, A), InputSet("batch", 3, 3, A),
                          InputSet("kwargs", 2, 4, B), InputSet("kwargs", 2, 5, A)))
 
 
