@@ -69,6 +69,15 @@ def test_a_view_read_after_a_write_to_its_base(view):
     assert check(_case(p), PATHS["torch.planted_stale_view"]).outcome == "mismatch"
 
 
+@pytest.mark.parametrize("view", ["narrow", "select", "transpose", "reshape"])
+def test_a_view_read_after_an_assignment_into_its_base(view):
+    p = _program(OpStmt("v1", "base_setitem", ("v0",), (("dim", 1), ("scale", -1.0), ("view", view))))
+    assert "v1_b[:1] = v1_b[:1] * -1.0" in render(p, "torch") and "v1 = v1_v" in render(p, "paddle")
+    assert check(_case(p), PATHS["torch.eager"]).outcome == "pass"
+    assert check(_case(p), PATHS["torch.script"]).outcome == "pass"
+    assert check(_case(p), PATHS["torch.planted_stale_view"]).outcome == "mismatch"
+
+
 def test_tensorflow_has_no_mutation_and_says_so():
     for name, rec in OPS.items():
         if rec.family == "mutation":

@@ -134,6 +134,14 @@ _effect("base_write", "mutation", 1, "a view taken, then its base written in pla
         _scaled, infer=lambda ts, a: _view_type(ts[0], a), attrs=_view_attrs, fields=_view_fields,
         missing={"tf": _NO_TF_INPLACE}, domain=lambda ivs, ts: ts[0].rank >= 1)
 
+_effect("base_setitem", "mutation", 1, "a view taken, then part of its base assigned (b[:1] = b[:1] * s): the view "
+        "sees the write", per_framework("{out}_b = {0}.clone()\n{out}_v = {torch_view}\n"
+                                        "{out}_b[:1] = {out}_b[:1] * {scale}\n{out} = {out}_v",
+                                        "{out}_b = {0}.clone()\n{out}_v = {paddle_view}\n"
+                                        "{out}_b[:1] = {out}_b[:1] * {scale}\n{out} = {out}_v", ""),
+        _scaled, infer=lambda ts, a: _view_type(ts[0], a), attrs=_view_attrs, fields=_view_fields,
+        missing={"tf": _NO_TF_INPLACE}, domain=lambda ivs, ts: ts[0].rank >= 1)
+
 
 # ---------------------------------------------------------------- mutation: slice and mask assignment
 
