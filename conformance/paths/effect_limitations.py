@@ -69,7 +69,7 @@ ONNX_TORCHSCRIPT_VIEW_WRITES = Limitation(
     reason="known bug: the TorchScript ONNX exporter loses an in-place write through a view (narrow, select, a "
            "slice, transpose...) or computes the view before a write to its base: the exported graph returns the "
            "values from before the write",
-    phase="compare", constructs=("view_write", "base_write"), outcome=None, versions=">=2.13",
+    phase="compare", constructs=("view_write", "base_write", "base_setitem"), outcome=None, versions=">=2.13",
     reference="https://github.com/pytorch/pytorch/issues/80271; cases/torch-onnx-slice-variable-write.json")
 FX_BUFFER_UPDATE_DROPPED = Limitation(
     reason="known bug: symbolic tracing runs an in-place update of a buffer (self.b.add_(1)) once, while tracing, "
@@ -86,6 +86,16 @@ TO_STATIC_INPUT_WRITE = Limitation(
            "to_static's program: the caller's tensor is not written and the outputs computed after the write use "
            "the values from before it (see also cases/paddle-to-static-inplace-pass-writes-input.json)",
     phase="compare", constructs=("input_inplace",), outcome=None, versions=">=3.0", reference=FOUND)
+TO_STATIC_STALE_VIEWS = Limitation(
+    reason="known bug: to_static's program computes a view taken before an assignment into its base (b[:1] = ...) "
+           "from the values before the assignment",
+    phase="compare", constructs=("base_setitem",), outcome=None, versions=">=3.0",
+    reference="https://github.com/PaddlePaddle/Paddle/issues/79146")
+OPENVINO_STALE_VIEWS = Limitation(
+    reason="known bug: OpenVINO's PyTorch reader computes a view taken before an in-place write to its base from the "
+           "values before the write",
+    phase="compare", constructs=("base_write", "base_setitem"), outcome=None, versions=">=2.13",
+    reference="cases/torch-openvino-stale-view-after-base-write.json")
 SAVED_PROGRAM_STATE = Limitation(
     reason="known issue: a saved Paddle program (jit.save, the Inference predictor, paddle2onnx) does not update the "
            "buffers forward assigns: every call computes with the state that was saved",
@@ -110,15 +120,16 @@ BY_PATH = {
     "torch.onnx_dynamo": (ATTRIBUTE_FROZEN, ONNX_NO_INPUT_WRITES, ONNX_NO_STATE),
     "torch.onnx_torchscript": (ATTRIBUTE_FROZEN, ONNX_NO_INPUT_WRITES, ONNX_NO_STATE, TRACE_ITEM,
                                ONNX_TORCHSCRIPT_VIEW_WRITES),
-    **{f"paddle.{name}": (ATTRIBUTE_FROZEN, TO_STATIC_INPUT_WRITE)
+    **{f"paddle.{name}": (ATTRIBUTE_FROZEN, TO_STATIC_INPUT_WRITE, TO_STATIC_STALE_VIEWS)
        for name in ("to_static", "to_static_per_call", "to_static_build_strategy", "to_static_amp",
                     "to_static_spec_from_tensor")},
-    **{f"paddle.{name}": (ATTRIBUTE_FROZEN, TO_STATIC_INPUT_WRITE, SAVED_PROGRAM_STATE)
+    **{f"paddle.{name}": (ATTRIBUTE_FROZEN, TO_STATIC_INPUT_WRITE, SAVED_PROGRAM_STATE, TO_STATIC_STALE_VIEWS)
        for name in ("jit_save", "jit_save_methods", "jit_save_function", "inference", "inference_no_onednn",
                     "inference_no_ir_optim", "onnx")},
-    "paddle.to_static_sot": (SOT_INPLACE_ON_VIEW,),
+    "paddle.to_static_sot": (SOT_INPLACE_ON_VIEW, TO_STATIC_STALE_VIEWS),
     **{pid: (ATTRIBUTE_FROZEN,) for pid in ("torch.aoti", "tf.tflite", "tf.tflite_select_tf_ops")},
     **{pid: (ATTRIBUTE_FROZEN, OPENVINO_NO_STATE, OPENVINO_NO_INPUT_WRITES)
+       + ((OPENVINO_STALE_VIEWS,) if pid in ("torch.openvino", "torch.onnx_torchscript_openvino") else ())
        for pid in ("torch.openvino", "torch.onnx_dynamo_openvino", "torch.onnx_torchscript_openvino", "paddle.openvino",
                    "paddle.onnx_openvino", "tf.openvino", "tf.onnx_openvino")},
     "tf.function": (ATTRIBUTE_FROZEN,),
