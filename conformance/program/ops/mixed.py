@@ -192,8 +192,8 @@ _int_reduction("int_prod", per_framework("torch.prod({0}, dim={dim}, keepdim={ke
                                          "tf.reduce_prod(tf.cast({0}, tf.int64), axis={dim}, keepdims={keepdim})"),
                lambda ivs, a, ts: hull(*(s * max(1.0, max(map(abs, ivs[0]))) ** _count(ts, a) for s in (-1, 1))),
                "the int64 product of integers over one dim (1 over an empty dim; no product past 1e4)", empty_ok=True,
-               domain=lambda ivs, ts: ts[0].rank >= 1 and max(1.0, *map(abs, ivs[0])) ** max(
-                   size_bound(d) for d in ts[0].shape) <= MAX_ABS)
+               domain=lambda ivs, ts: ts[0].rank >= 1 and max(1.0, *map(abs, ivs[0])) <= MAX_ABS ** (
+                   1 / max(1, *(size_bound(d) for d in ts[0].shape))))
 _int_reduction("int_mean", {"paddle": "paddle.mean({0}, axis={dim}, keepdim={keepdim})",
                             "tf": "tf.reduce_mean({0}, axis={dim}, keepdims={keepdim})"},
                lambda ivs, a, ts: ivs[0], "the mean of integers over one dim in their own dtype: the sum divided by "
