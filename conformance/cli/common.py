@@ -100,10 +100,11 @@ def load_modules(modules: list[str], command: str = "conformance") -> None:
             raise SystemExit(f"{command}: --load {module}: {type(e).__name__}: {e}")
 
 
-def available_paths(out, args) -> list:
+def available_paths(out, args, keep_duplicates: bool = False) -> list:
     """The path records the options choose, less those that cannot run here (each said on ``out``). What the
     frameworks print while they are imported (Paddle's and TensorFlow's C++ logs) is kept out of the terminal,
-    unless the import fails."""
+    unless the import fails. A run that names no paths leaves out the variants that run their base path's code
+    here (:func:`~conformance.paths.records.duplicate_work`), unless ``keep_duplicates``."""
     from rich.markup import escape
 
     from conformance.paths.records import (
@@ -142,7 +143,7 @@ def available_paths(out, args) -> list:
         raise
     kept = []
     wanted_modes = getattr(args, "mode", ["infer"])
-    same = {} if names_of(args.paths) else duplicate_work(paths, args.device)
+    same = {} if keep_duplicates or names_of(args.paths) else duplicate_work(paths, args.device)
     for p in paths:
         missing = missing_requirements(p)
         if p.id in same:

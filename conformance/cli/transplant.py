@@ -16,7 +16,7 @@ def cmd_transplant(args) -> int:
     out = console()
     if args.mode != ["infer"]:
         raise SystemExit("conformance transplant: a case file records outputs (--mode infer) only")
-    paths = available_paths(out, args)
+    paths = available_paths(out, args, keep_duplicates=True)  # a case records every path that runs here
     if not paths:
         return 2
 

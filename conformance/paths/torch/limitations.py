@@ -75,8 +75,14 @@ AOT_ZERO_GRADIENTS = Limitation(
     phase="compare", divergences=("extra_gradient",), outcome=None, versions=">=2.0",
     reference="https://github.com/pytorch/pytorch/issues/131794")
 
+ONNX_DYNAMO_NO_FUNCTION = Limitation(
+    reason="the dynamo ONNX exporter has no ONNX function (translation or decomposition) for some aten operators "
+           "and says so ('No ONNX function found for aten.cummax': implement it and register it, its message says)",
+    errors=("ConversionError",), message=r"No ONNX function found for", versions=">=2.5",
+    reference="https://pytorch.org/docs/stable/onnx_dynamo.html")
+
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
-ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES)
+ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION)
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
