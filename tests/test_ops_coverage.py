@@ -1,6 +1,6 @@
 """The generator uses every op record: a draw of the campaign stream counts each op's statements.
 
-``-m slow`` draws 2,000 programs (seed 0, every op of every framework, training layers included) and
+``-m slow`` draws 2,000 programs (seed 0, every op of every framework; and 2,000 with every opt-in construct on) and
 requires each op at least 5 times; the default run draws 300 and requires nine in ten ops drawn at least
 once. Both print the counts, least drawn first (``pytest -s``). The records' families and the gaps the
 records declare are checked here too, and the table ``conformance ops`` prints.
@@ -14,6 +14,8 @@ import json
 
 import pytest
 
+from conformance.program.edges import EDGE_CONSTRUCTS
+from conformance.program.effects import EFFECT_CONSTRUCTS
 from conformance.program.ops import OPS
 from conformance.program.ops.table import family_counts, gaps, op_coverage, table
 from conformance.program.strategies import CONSTRUCTS, TRAIN_CONSTRUCTS
@@ -24,16 +26,18 @@ FAMILIES = ("pooling", "padding", "resize", "convolution", "indexing", "sorting"
 
 
 def draw_counts(n: int, seed: int = 0) -> collections.Counter:
-    """How many statements of each op ``n`` programs of the campaign stream of ``seed`` hold, over every op;
+    """How many statements of each op ``n`` programs of the campaign stream of ``seed`` hold, plus ``n`` of the
+    stream with every opt-in construct on (the ops only such programs use, ``OpRecord.construct``), over every op;
     each case must load again from its JSON (type-checked: valid by construction)."""
     from conformance.program.case import Case
     from conformance.run.campaign import generate_cases
 
-    stream = generate_cases(seed, frameworks=(), constructs=CONSTRUCTS + TRAIN_CONSTRUCTS)
     counts: collections.Counter = collections.Counter()
-    for case in itertools.islice(stream, n):
-        assert Case.from_dict(json.loads(json.dumps(case.to_dict()))) == case
-        counts.update(case.program.ops())
+    for opt_in in ((), EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS):
+        stream = generate_cases(seed, frameworks=(), constructs=CONSTRUCTS + TRAIN_CONSTRUCTS + opt_in)
+        for case in itertools.islice(stream, n):
+            assert Case.from_dict(json.loads(json.dumps(case.to_dict()))) == case
+            counts.update(case.program.ops())
     return counts
 
 

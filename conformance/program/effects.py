@@ -23,6 +23,7 @@ import hypothesis.strategies as st
 from conformance.program.ir import Get, OpStmt
 from conformance.program.ops import OPS
 from conformance.program.ops.effects import FAMILIES
+from conformance.program.ops.record import may_be_empty
 
 #: Opt-in constructs: ``programs(constructs=CONSTRUCTS + EFFECT_CONSTRUCTS)``.
 EFFECT_CONSTRUCTS = tuple(FAMILIES.values())
@@ -77,7 +78,7 @@ class EffectDrawing:
         if rec is None or "mutation" not in self.constructs or self.draw(st.integers(0, INPUT_WRITE_EVERY - 1)):
             return []
         targets = [n for n in inputs if scope.env[n].type.dtype == "float32" and scope.env[n].type.rank >= 1
-                   and not scope.env[n].edge]
+                   and not scope.env[n].edge and (rec.empty_ok or not may_be_empty(scope.env[n].type))]
         if not targets:
             return []
         target = self.draw(st.sampled_from(targets))
