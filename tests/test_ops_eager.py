@@ -90,7 +90,13 @@ def check_op(name: str, count: int, dtypes: tuple = ()) -> int:
     return judged
 
 
-@pytest.mark.parametrize("name", list(OPS))
+#: Ops the generator cannot draw yet (in_top_k needs int [N] targets in [0, C) beside [N, C] scores): they run in
+#: corpus cases (cases/tf-xla-in-top-k-nan.json and its transplants); a strict xfail says when drawing them works.
+UNDRAWN = pytest.mark.xfail(strict=True, reason="the generator cannot draw this op yet (issue 16)")
+DRAWABLE = [pytest.param(n, marks=UNDRAWN) if n == "in_top_k" else n for n in OPS]
+
+
+@pytest.mark.parametrize("name", DRAWABLE)
 def test_op_runs_and_frameworks_agree(name):
     check_op(name, QUICK)
 

@@ -463,13 +463,10 @@ def input_sets(draw, program: Program, *, fresh: bool = True) -> tuple[InputSet,
         if dynamic:
             sets.append(InputSet("batch", draw(st.sampled_from([b for b in range(2, MAX_BATCH + 1) if b != batch])),
                                  draw(seeds), kwargs))
-        changeable = [k.name for k in program.kwargs if len(k.choices) > 1]
-        if changeable:  # one kwarg at least takes another value: a trace kept for the example's value would show
-            changed, example = draw(st.sampled_from(changeable)), dict(kwargs)
-            other = tuple(sorted((k.name, draw(st.sampled_from([c for c in k.choices
-                                                                if k.name != changed or c != example[k.name]])))
-                                 for k in program.kwargs))
-            sets.append(InputSet("kwargs", batch, draw(seeds), other))
+        if program.kwargs:
+            other = tuple(sorted((k.name, draw(st.sampled_from(k.choices))) for k in program.kwargs))
+            if other != kwargs:
+                sets.append(InputSet("kwargs", batch, draw(seeds), other))
     return tuple(sets)
 
 

@@ -111,9 +111,16 @@ XLA_NO_KERNEL = Limitation(
     message=r"Detected unsupported operations when trying to compile graph .* on XLA_\w+_JIT",
     reference="https://www.tensorflow.org/xla/known_issues")
 
+XLA_RESOURCE_RETVAL = Limitation(
+    reason="known bug, not minimised: a training step through a jit_compile function traced per call (no "
+           "input_signature) fails with 'Resource _Retval node's input does not ...' (seen on tf.xla_per_call in "
+           "train mode, CI's derandomised training property)",
+    phase="run", modes=AUTOGRAD, errors=("UnimplementedError",), message=r"Resource _Retval node's input",
+    outcome=None, versions=">=2.21", reference="found by conformance 2026-11-23 (tensorflow 2.21.0)")
+
 XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
                   replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
-                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_TENSOR_LIST_BOUNDARY)
+                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_TENSOR_LIST_BOUNDARY, XLA_RESOURCE_RETVAL)
 FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
 SAVED_MODEL = TRACED
 
