@@ -249,7 +249,7 @@ def test_report_command_writes_a_dashboard_summary_and_junit(tmp_path):
     assert int(junit.get("tests")) == len(latest) == 300
     assert int(junit.get("failures")) == groups.count("mismatch")
     assert int(junit.get("errors")) == groups.count("error") + groups.count("harness error")
-    judged = groups.count("pass") + groups.count("mismatch") + groups.count("error")
+    judged = groups.count("pass") + groups.count("mismatch") + groups.count("error") + groups.count("harness error")
     assert int(junit.get("skipped")) == len(latest) - judged
     summary = (out / "summary.md").read_text()
     assert "| paddle.to_static | cpu | 30 |" in summary and "## Trend: torch" in summary
