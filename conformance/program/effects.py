@@ -18,12 +18,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-import hypothesis.strategies as st
-
 from conformance.program.ir import Get, OpStmt
 from conformance.program.ops import OPS
 from conformance.program.ops.effects import FAMILIES
-from conformance.program.ops.record import may_be_empty
+from conformance.program.ops.record import may_be_empty, strategies
 
 #: Opt-in constructs: ``programs(constructs=CONSTRUCTS + EFFECT_CONSTRUCTS)``.
 EFFECT_CONSTRUCTS = tuple(FAMILIES.values())
@@ -60,7 +58,7 @@ class EffectDrawing:
                 and self.usable(rec, scope)]
         if not pool:
             return None
-        return self.op(scope, [pool[self.draw(st.integers(0, len(pool) - 1))]])
+        return self.op(scope, [pool[self.draw(strategies().integers(0, len(pool) - 1))]])
 
     def mutation(self, scope) -> Optional[list]:
         return self._family(scope, "mutation")
@@ -75,13 +73,14 @@ class EffectDrawing:
         """In-place writes to input tensors, drawn right after the inputs are read (``inputs``: the variables
         holding them), so nothing aliases the tensor written yet."""
         rec = self.by_name.get("input_inplace")
-        if rec is None or "mutation" not in self.constructs or self.draw(st.integers(0, INPUT_WRITE_EVERY - 1)):
+        if (rec is None or "mutation" not in self.constructs
+                or self.draw(strategies().integers(0, INPUT_WRITE_EVERY - 1))):
             return []
         targets = [n for n in inputs if scope.env[n].type.dtype == "float32" and scope.env[n].type.rank >= 1
                    and not scope.env[n].edge and (rec.empty_ok or not may_be_empty(scope.env[n].type))]
         if not targets:
             return []
-        target = self.draw(st.sampled_from(targets))
+        target = self.draw(strategies().sampled_from(targets))
         var = scope.env[target]
         attrs = rec.attrs(self.draw, [var.type])
         var.iv = rec.bound([var.iv], attrs, [var.type])
