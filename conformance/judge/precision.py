@@ -16,6 +16,14 @@ rtol 1e-3, atol 1e-5) and TorchDynamo's multiplier for reduced precision, ``m = 
 covered where fp32 eager is sensitive to it (the nudged run): that sensitivity is scaled by the same ratio.
 :func:`tolerance` gives the numbers, :func:`judge` applies them.
 
+**The tail.** Both sides of the rule are random: fp32 eager's error at an element where a sum cancels may be
+far below its usual size by luck (seen: 1.3e-7 where the nudged run moved 1.2e-7, on a matmul element of
+0.31 whose terms add up to 36 in magnitude), while the reduced-precision error there is its usual size. So
+a few elements (:data:`TAIL_FRACTION` of a leaf, none in a leaf of fewer than ``1 / TAIL_FRACTION``) may
+exceed the rule by up to :data:`TAIL_FACTOR` times; an element beyond that, or more elements, is a
+mismatch (TorchDynamo's ``same()`` judges reduced precision by the RMSE of the whole tensor instead, which
+a single wrong element of a large tensor passes).
+
 **The guard.** Reduced precision moves values by far more than fp32 rounding, so it can flip a
 data-dependent branch, an elementwise comparison or an int cast that fp32 eager decides stably: the
 output then jumps, by design of the program and not by a fault of the path. :func:`decision_flip` decides
@@ -44,6 +52,9 @@ from conformance.program.case import map_tree
 
 #: Unit roundoff (half the machine epsilon) per dtype.
 UNIT_ROUNDOFF = {"float32": 2.0**-24, "bfloat16": 2.0**-8, "float16": 2.0**-11}
+#: The share of a leaf's elements that may have up to :data:`TAIL_FACTOR` times the rule's noise (see the module).
+TAIL_FRACTION = 0.02
+TAIL_FACTOR = 4.0
 
 
 def tolerance(dtype: str) -> dict:
@@ -61,7 +72,13 @@ def judge(candidate, eager, reference, noise, dtype: str) -> Report:
     and ``noise`` (eager on nudged inputs), with :func:`tolerance`. A float output comes back from such a path in
     float32 (numpy has no bfloat16): it is compared in eager's float dtype (a program's own float16 or float64
     output stays one in eager)."""
-    return diagnose(_in_eager_dtypes(candidate, eager), eager, reference, noise=noise, **tolerance(dtype))
+    candidate = _in_eager_dtypes(candidate, eager)
+    rule = tolerance(dtype)
+    report = diagnose(candidate, eager, reference, noise=noise, ptol=TAIL_FRACTION, **rule)
+    if not report.ok:
+        return report
+    beyond = {**rule, "multiplier": rule["multiplier"] * TAIL_FACTOR}
+    return diagnose(candidate, eager, reference, noise=noise, **beyond)
 
 
 def _in_eager_dtypes(candidate, eager):
