@@ -117,6 +117,8 @@ class Program:
             found.update(effect_constructs(s))
         if self.training:
             found.add("train_mode")
+            if self.unused_dropouts():
+                found.add("unused_dropout")
         return found
 
     def unused_inputs(self) -> list[str]:
@@ -128,6 +130,20 @@ class Program:
         iteration of a loop. A saved static program drops such an input, and Paddle's ``jit.save``
         refuses it; a branch on a kwarg or a shape may also leave an input unused for some values.
         """
+        used = self._used_sources()
+        return [inp.name + "".join(f".{step}" for step in path) for inp in self.inputs
+                for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in used]
+
+    def unused_dropouts(self) -> int:
+        """How many dropouts (p > 0) no output depends on (found as :meth:`unused_inputs` finds inputs). In
+        train() each still draws from the random generator in eager; a converter that drops dead code draws
+        less, so the masks of later dropouts differ from eager's."""
+        used = self._used_sources()
+        return sum(1 for s in self.walk() if _random(s) and ("random", id(s)) not in used)
+
+    def _used_sources(self) -> set:
+        """What the outputs depend on: ``(input name, leaf path)`` of input tensors and ``("random", id(s))``
+        of random statements (see :meth:`unused_inputs`)."""
         used: set = set()
 
         def sources(env, names) -> frozenset:
@@ -141,7 +157,7 @@ class Program:
                 if isinstance(s, Get):
                     env[s.out] = frozenset({(s.source, s.path)}) | control
                 elif isinstance(s, OpStmt):
-                    env[s.out] = sources(env, s.args) | control
+                    env[s.out] = sources(env, s.args) | control | ({("random", id(s))} if _random(s) else set())
                 elif isinstance(s, Grow):
                     env[s.out] = sources(env, (s.init, s.piece)) | control
                 elif isinstance(s, If):
@@ -161,8 +177,7 @@ class Program:
             return env
 
         used.update(sources(visit(self.body, {}, frozenset()), out_leaves(self.output)))
-        return [inp.name + "".join(f".{step}" for step in path) for inp in self.inputs
-                for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in used]
+        return used
 
     def has_data_dependent_control_flow(self) -> bool:
         return bool({"if_tensor", "while_tensor"} & self.constructs())
@@ -375,3 +390,8 @@ def dynamic_axes(program: Program) -> dict:
     """Per flat tensor input name (:func:`tensor_names`), the axes that are dynamic (the IR's ``B``)."""
     return {inp.name + "".join(f".{s}" for s in path): [i for i, d in enumerate(leaf.shape) if d == DYNAMIC]
             for inp in program.inputs for path, leaf in spec_leaves(inp.spec)}
+
+
+def _random(s) -> bool:
+    """Whether a statement draws from the framework's random generator (a dropout with p > 0)."""
+    return isinstance(s, OpStmt) and s.op == "dropout" and dict(s.attrs).get("p", 0.0) > 0.0

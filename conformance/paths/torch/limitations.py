@@ -68,6 +68,21 @@ SCRIPT_DROPS_BATCH_NORM = Limitation(
            "(after the profiling call), so the running statistics stop updating",
     phase="compare", where=r"\['buffers'\]", outcome=None, versions=">=2.13",
     reference="cases/torch-script-unused-batch-norm-stops-updating-running-stats.json")
+SCRIPT_NAN_GRADIENT = Limitation(
+    reason="known bug: from the second call, TorchScript's optimised backward multiplies by a mask where eager's "
+           "selects (hardtanh's symbolic derivative), so an infinite derivative after a clipped value (asin at +-1) "
+           "gives NaN where eager gives 0",
+    phase="compare", modes=frozenset({"grad", "train"}), divergences=("nonfinite",), where=r"_grads'\]",
+    outcome=None, versions=">=2.13",
+    reference="found by conformance 2026-11-27 (torch 2.13.0); cases/standalone/torch_script_clamp_asin_nan_grad.py")
+SCRIPT_UNUSED_DROPOUT = Limitation(
+    reason="TorchScript removes a dropout whose result nothing uses as dead code, so in train() it draws fewer random "
+           "numbers than eager and the later dropouts get other masks under the same seed (the random stream is not "
+           "a documented contract)",
+    phase="compare", modes=frozenset({"grad", "train"}), constructs=("unused_dropout",), divergences=("value",),
+    outcome="expected_divergence", versions=">=2.13",
+    reference="found by conformance 2026-11-27 (torch 2.13.0); "
+              "cases/standalone/torch_script_unused_dropout_changes_masks.py")
 AOT_ZERO_GRADIENTS = Limitation(
     reason="known bug: AOTAutograd gives a zero gradient where eager gives None, to an input or parameter whose "
            "only use is an output of a compiled graph that the loss does not use (e.g. `a = x * 2` before a graph "
@@ -158,7 +173,7 @@ FX_COND = Limitation(
     errors=("RuntimeError",), message=r"Expected pred to be bool or tensor, but got Proxy",
     reference="https://pytorch.org/docs/stable/generated/torch.cond.html")
 
-SCRIPT = (SCRIPT_DROPS_BATCH_NORM, SCRIPT_UNSUPPORTED_SYNTAX, SCRIPT_STATIC_TYPES, SCRIPT_UNBOUND_OPS)
+SCRIPT = (SCRIPT_DROPS_BATCH_NORM, SCRIPT_NAN_GRADIENT, SCRIPT_UNUSED_DROPOUT, SCRIPT_UNSUPPORTED_SYNTAX, SCRIPT_STATIC_TYPES, SCRIPT_UNBOUND_OPS)
 TRACE = (TRACE_TENSORS_ONLY, TRACE_COND, TRACE_CHECK_FAST_PATH, CHECK_NEEDS_BOOL)
 FX = (FX_CONTROL_FLOW, FX_PROXY_PYTHON, FX_COND, CHECK_NEEDS_BOOL)
 ONNX_INT_KEYED_DICT = Limitation(
