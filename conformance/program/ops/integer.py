@@ -148,10 +148,10 @@ def _cast_bound(ivs, a, ts):
 CAST_TARGETS = ("float32",) + tuple(d for d in FLOATS + INTS if d not in ("float32", "bfloat16")) + ("bool",)
 
 register(name="cast", family="cast", arity=1, arg_dtypes=("any",), infer=_cast_infer, bound=_cast_bound,
-         # view: x.to(dtype) is x itself where the dtypes agree; in the fp64 reference every float dtype is float64,
-         # so a float-to-float cast aliases its argument there (an in-place write must not reach it)
-         empty_ok=True, edge_ok=True, view=True,
-         emit=per_framework("{0}.to({dtype})", "paddle.cast({0}, {dtype})", "tf.cast({0}, {dtype})"),
+         empty_ok=True, edge_ok=True,
+         # copy=True: x.to(dtype) is x itself where the dtypes agree, as in the fp64 reference, where every float
+         # dtype is float64 (an in-place write to the cast would reach its argument there only)
+         emit=per_framework("{0}.to({dtype}, copy=True)", "paddle.cast({0}, {dtype})", "tf.cast({0}, {dtype})"),
          attrs=lambda draw, ts: {"dtype": draw(strategies().sampled_from(
              [d for d in CAST_TARGETS if d != ts[0].dtype and not (is_float(ts[0].dtype) and not is_float(d))]))},
          doc="convert to another dtype: integers narrow by wrapping, ints and bools become floats, floats change "
