@@ -73,8 +73,8 @@ def test_bad_json_and_bad_format():
 
 def test_shrinking_gives_small_programs():
     """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements."""
-    full = settings(settings.get_profile("default"), max_examples=2000, database=None,
-                    suppress_health_check=list(HealthCheck))  # with the shrink phase, whatever the profile
+    full = settings(settings.get_profile("default"), max_examples=2000, database=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))  # the shrink phase, one seed
     p = find(programs(), lambda p: {"while_tensor", "dict_input"} <= p.constructs(), settings=full)
     assert p.size() <= 8, p
     assert all(d in (1, "B") or d <= 2 for leaf in p.input_leaves() for d in leaf.shape)
