@@ -48,6 +48,20 @@ def test_every_cut_of_a_drawn_program_truncates_to_a_program_that_type_checks(ca
             assert len(trunc.outputs) == sum(1 for _ in trunc.program.output.items)
 
 
+def test_a_value_of_another_dtype_is_tapped_as_float32():
+    """float64, float16 and small-integer values at a cut become float32 outputs (a cast; int64 and bool:
+    to_float), so a program with the edge dtypes truncates too (it refused: 'cast to float32 takes int64 or
+    bool', on a seed-0 torch campaign's findings)."""
+    for dtype in ("float64", "float16", "int32", "int8", "uint8", "int64", "bool"):
+        op = "logical_not" if dtype == "bool" else "abs" if dtype.startswith("float") else "int_abs"
+        body = (Get("a", "x0"), OpStmt("b", op, ("a",)))
+        p = Program(0, (Input("x0", TensorSpec((2,), dtype)),), (), (), body, OutVar("b"))
+        trunc = truncate(p, Cut((), 2))
+        assert Program.from_json(trunc.program.to_json()) == trunc.program, dtype
+        taps = [s for s in trunc.program.body if isinstance(s, OpStmt) and s.op in ("cast", "to_float")]
+        assert taps and all(s.op == ("to_float" if dtype in ("int64", "bool") else "cast") for s in taps), dtype
+
+
 def test_a_cut_inside_a_block_adds_no_control_flow_and_captures_at_the_first_arrival():
     p = _known()
     kinds = lambda prog: [type(s).__name__ for s in prog.walk() if type(s) in (If, While, For)]  # noqa: E731

@@ -94,9 +94,12 @@ def _flat_inputs(program: Program) -> dict:
 
 
 def _as_float(out: str, var: str, dtype: str, raw: bool) -> OpStmt:
-    """``var`` as a float: ``neg`` of an input (never an output unchanged), ``to_float`` of ints and bools."""
-    if dtype != "float32":
+    """``var`` as a float32: ``neg`` of an input (never an output unchanged), ``to_float`` of int64 and bool, a
+    ``cast`` of the other dtypes (float16, float64, the small integers)."""
+    if dtype in ("int64", "bool"):
         return OpStmt(out, "to_float", (var,))
+    if dtype != "float32":
+        return OpStmt(out, "cast", (var,), (("dtype", "float32"),))
     return OpStmt(out, "neg" if raw else "mul_scalar", (var,), () if raw else (("c", 1.0),))
 
 
@@ -190,7 +193,7 @@ class _Builder:
         first, path, leaf = next((x for x in leaves if 0 not in x[2].shape), leaves[0])
         out = [Get(name("first"), first.name, path)]
         if leaf.dtype != "float32":
-            out.append(OpStmt(name("firstf"), "to_float", (out[-1].out,)))
+            out.append(_as_float(name("firstf"), out[-1].out, leaf.dtype, True))
         out.append(OpStmt(name("zeros"), "mul_scalar", (out[-1].out,), (("c", 0.0),)))
         # detached: the counts add no gradient (an input eager leaves without one keeps none in grad mode)
         out.append(OpStmt(name("zero"), "detach", (name("zeros"),)))
