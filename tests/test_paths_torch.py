@@ -222,3 +222,44 @@ def test_an_exported_program_refuses_another_kwarg_value_as_documented(tmp_path)
     failure = Failure.of_exception(raised.value, "run")
     assert path.limitation_for(failure, torch.__version__) is limitations.EXPORT_KWARG_GUARD, failure
     assert path.limitation_for(Failure.of_exception(raised.value, "convert"), torch.__version__) is None
+
+
+class _Softplus(torch.nn.Module):
+    def forward(self, x0):
+        return torch.nn.functional.softplus(x0)
+
+
+def test_onnxruntime_without_a_float64_softplus_kernel_is_a_refusal_of_the_dynamo_exporter_too(tmp_path):
+    path = PATHS["torch.onnx_dynamo"]
+    with pytest.raises(Exception) as raised:
+        path.convert(_context(_Softplus(), [_ROWS.double()], {}, tmp_path))
+    failure = Failure.of_exception(raised.value, "convert")
+    assert path.limitation_for(failure, torch.__version__) is limitations.ORT_NO_KERNEL, failure
+
+
+class _Identity(torch.nn.Module):
+    def forward(self, x0):
+        return x0
+
+
+def test_autocast_keeps_a_float64_output_beyond_float32_range(tmp_path):
+    # autocast leaves float64 alone: casting its output to float32 made 4.5e307 inf (seed 0 case f5fe525517c5)
+    path, x = PATHS["torch.autocast_bf16"], torch.full((1, 2), 4.5e307, dtype=torch.float64)
+    out = path.run(path.convert(_context(_Identity(), [x], {}, tmp_path)), [x], {})
+    assert out.dtype == torch.float64 and torch.equal(out, x)
+
+
+def test_the_train_mode_export_record_names_batch_norm_or_dropout_in_train_mode_only():
+    lim, version = limitations.ONNX_TRAIN_MODE_EXPORTED_EVAL, torch.__version__
+    diverged = dict(phase="compare", divergences=(("value", "[0]"),))
+    assert lim.applies(Failure(constructs=("train_layer", "train_mode"), ops=("batch_norm",), **diverged), version)
+    assert not lim.applies(Failure(constructs=("train_layer",), ops=("batch_norm",), **diverged), version)  # eval()
+    assert not lim.applies(Failure(constructs=("train_mode",), ops=("floor_div",), **diverged), version)
+
+
+def test_every_limitation_selects_ops_that_exist():
+    from conformance.program.ops import OPS
+
+    for path in PATHS.values():
+        for lim in path.limitations:
+            assert set(lim.ops) <= set(OPS), (path.id, lim.reason[:60], set(lim.ops) - set(OPS))

@@ -47,6 +47,8 @@ def selector(lim: Limitation) -> str:
         parts.append(f"at /{lim.where}/")
     if lim.constructs:
         parts.append("with " + " or ".join(lim.constructs))
+    if lim.ops:
+        parts.append(("and " if lim.constructs else "with ") + "op " + " or ".join(lim.ops))
     if lim.message:
         parts.append(f"~ /{lim.message if len(lim.message) <= 60 else lim.message[:57] + '...'}/")
     if lim.versions:

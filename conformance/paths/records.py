@@ -62,7 +62,8 @@ class Failure:
     ``message``: the exception's own text, the framework's words (never this project's); ``divergences``:
     ``(kind, where)`` for each output leaf the oracle rejected (``compare``): ``kind`` one of
     :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``);
-    ``constructs``: those of the case's program (``Program.constructs()``; empty for a model of its own).
+    ``constructs`` and ``ops``: those of the case's program (``Program.constructs()``, ``Program.ops()``; empty for a
+    model of its own).
     """
 
     phase: str
@@ -71,6 +72,7 @@ class Failure:
     message: str = ""
     divergences: tuple[tuple[str, str], ...] = ()
     constructs: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
 
     @classmethod
     def of_exception(cls, e: BaseException, phase: str, mode: str = "infer") -> "Failure":
@@ -88,7 +90,8 @@ class Limitation:
     base) must be one; ``divergences``, oracle divergence kinds of which one leaf must show one, and ``where``,
     a regular expression one such leaf's path must contain; ``constructs``, program constructs of which the case's
     program must exercise one (``module_flag``: a divergence that only a program with that construct has by
-    design); then, only where needed, ``message``, a regular
+    design), and ``ops``, op names of which it must use one (a converter's bug in one op's translation: a
+    divergence kind alone would name every other op's too); then, only where needed, ``message``, a regular
     expression searched in the *framework's* message; and ``versions``, a PEP 440 specifier on the
     framework's version, or on the installed distribution ``package`` where the limitation is a converter's
     (``paddle2onnx``, ``tf2onnx``).
@@ -112,6 +115,7 @@ class Limitation:
     reference: str = ""
     package: str = ""
     constructs: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.phase not in PHASES:
@@ -126,14 +130,16 @@ class Limitation:
         if self.phase != "compare" and (self.divergences or self.where):
             raise ValueError(f"limitation {self.reason!r}: divergences and where select mismatches (phase "
                              f"'compare') only")
-        if not (self.errors or self.message or self.divergences or self.where or self.constructs):
+        if not (self.errors or self.message or self.divergences or self.where or self.constructs or self.ops):
             raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
-                             f"where or constructs)")
+                             f"where, constructs or ops)")
 
     def applies(self, failure: Failure, version: str) -> bool:
         if failure.phase != self.phase or (self.modes and failure.mode not in self.modes):
             return False
         if self.constructs and not set(self.constructs) & set(failure.constructs):
+            return False
+        if self.ops and not set(self.ops) & set(failure.ops):
             return False
         if self.errors and not set(self.errors) & set(failure.error_types):
             return False

@@ -283,10 +283,11 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
 
 
 def _of_case(prep: Prepared, failure: Failure) -> Failure:
-    """``failure`` with the constructs of the case's program (limitations may select on them)."""
+    """``failure`` with the constructs and ops of the case's program (limitations may select on them)."""
     if prep.program is None:
         return failure
-    return dataclasses.replace(failure, constructs=tuple(sorted(prep.program.constructs())))
+    return dataclasses.replace(failure, constructs=tuple(sorted(prep.program.constructs())),
+                               ops=tuple(sorted(set(prep.program.ops()))))
 
 
 def _comparer(rules: Mode, path: PathRecord, ref: Judged):

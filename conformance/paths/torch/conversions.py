@@ -152,8 +152,9 @@ def compile_model(ctx, backend: str, **options):
 
 
 class Autocast:
-    """The eager model under ``torch.autocast``; float outputs cast back to float32, as a user compares
-    them with an fp32 model's."""
+    """The eager model under ``torch.autocast``; reduced-precision outputs (bfloat16, float16) cast back to
+    float32, as a user compares them with an fp32 model's. A float64 output stays float64: autocast leaves
+    float64 ops alone, and casting it down would turn a value beyond float32's range into inf."""
 
     def __init__(self, model, device: str, dtype):
         self.model, self.device, self.dtype = model, device, dtype
@@ -165,7 +166,7 @@ class Autocast:
 
 
 def as_float32(leaf):
-    return leaf.float() if isinstance(leaf, torch.Tensor) and leaf.is_floating_point() else leaf
+    return leaf.float() if isinstance(leaf, torch.Tensor) and leaf.dtype in (torch.bfloat16, torch.float16) else leaf
 
 
 def autocast(ctx, dtype):

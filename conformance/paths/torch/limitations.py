@@ -90,6 +90,16 @@ AOT_ZERO_GRADIENTS = Limitation(
     phase="compare", divergences=("extra_gradient",), outcome=None, versions=">=2.0",
     reference="https://github.com/pytorch/pytorch/issues/131794")
 
+COMPILE_SCATTER_SRC_GRADIENT = Limitation(
+    reason="known bug: scatter's derivative gives src an index-shaped gradient (grad.gather(dim, index)) where src is "
+           "larger than index, which autograd rejects ('ScatterBackward0 returned an invalid gradient at index 1 - "
+           "got [2, 1, 3] but expected shape compatible with [2, 4, 4]'); eager meets it only where the loss uses "
+           "the scatter, but AOTAutograd traces the backward of every output of a compiled graph (a scatter result "
+           "that only decides a branch after a graph break, too), so compiling for grad or train fails",
+    errors=("BackendCompilerFailed",), message=r"Scatter\w*Backward0 returned an invalid gradient",
+    modes=frozenset({"grad", "train"}), outcome=None, versions=">=2.0",
+    reference="https://github.com/pytorch/pytorch/issues/27614 (also #94336; fix proposed in PR #188843)")
+
 ONNX_DYNAMO_NO_FUNCTION = Limitation(
     reason="the dynamo ONNX exporter has no ONNX function (translation or decomposition) for some aten operators "
            "and says so ('No ONNX function found for aten.cummax': implement it and register it, its message says)",
@@ -97,7 +107,7 @@ ONNX_DYNAMO_NO_FUNCTION = Limitation(
     reference="https://pytorch.org/docs/stable/onnx_dynamo.html")
 
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
-ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION)
+COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT)
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
@@ -184,11 +194,40 @@ ONNX_INT_KEYED_DICT = Limitation(
     errors=("KeyError",), message=r"^-?\d+$", outcome=None, versions=">=2.13",
     reference="found by conformance 2026-11-23 (torch 2.13.0); cases/torch-onnx-torchscript-int-keyed-dict.json")
 ORT_NO_KERNEL = Limitation(
-    reason="onnxruntime's CPU provider has no kernel for some ONNX ops in some dtypes (Acos, Asin... in float32 "
-           "only) and refuses to load a model that needs one ('Could not find an implementation for Acos(7)')",
+    reason="onnxruntime's CPU provider has no kernel for some ONNX ops in some dtypes (Acos, Asin, Softplus... in "
+           "float32 only) and refuses to load a model that needs one ('Could not find an implementation for "
+           "Acos(7)'; a float64 softplus through either exporter)",
     errors=("NotImplemented",), message=r"Could not find an implementation for \w+\(\d+\) node", versions=">=2.0",
     reference="https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md")
-ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL) + TRACE
+
+ONNX_TRAIN_MODE_EXPORTED_EVAL = Limitation(
+    reason="torch.onnx.export(dynamo=False) exports in inference mode by default (training=TrainingMode.EVAL, as "
+           "documented): a model in train() with batch norm or dropout is exported with batch norm on its running "
+           "statistics and dropout off, so it computes another function than the eager model in train() "
+           "(TrainingMode.PRESERVE keeps the mode)",
+    phase="compare", constructs=("train_mode",), ops=("batch_norm", "dropout"), divergences=("value", "nonfinite"),
+    outcome="expected_divergence", versions=">=2.0",
+    reference="https://pytorch.org/docs/stable/onnx_torchscript.html#torch.onnx.export (training)")
+ONNX_UNBATCHED_ADAPTIVE_POOL = Limitation(
+    reason="known bug: the TorchScript exporter writes adaptive pooling to output size 1 as GlobalAveragePool / "
+           "GlobalMaxPool, which take dims 0 and 1 for N and C: an unbatched input (C, H, W to adaptive_avg_pool2d, "
+           "C, D, H, W to adaptive_avg_pool3d) is pooled over one dim fewer, and the output has the wrong shape "
+           "([1, 2, 1, 1] where eager gives [1, 1, 1, 1]); onnxscript fixed the same for the dynamo exporter's "
+           "avg_pool (microsoft/onnxscript#2646)",
+    phase="compare", divergences=("shape",),
+    ops=("adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d"), outcome=None,
+    versions=">=2.13", reference="found by conformance 2026-11-27 (torch 2.13.0); "
+                                 "cases/torch-onnx-torchscript-unbatched-adaptive-pool-shape.json")
+ONNX_FLOOR_DIVIDE_TRUNCATES = Limitation(
+    reason="known bug: the TorchScript exporter writes a // b as Div, then a Cast to int64 and back: it truncates "
+           "toward zero where torch floors (negative quotients), and a NaN or infinite quotient becomes -9.2e18",
+    phase="compare", divergences=("value", "nonfinite"), ops=("floor_div", "floor_divide_scalar", "ceil_div"),
+    outcome=None, versions=">=2.0", reference="https://github.com/pytorch/pytorch/issues/78442; "
+                                              "cases/torch-onnx-torchscript-floor-divide-nan.json")
+ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL,
+                    ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES) + TRACE
+ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION,
+               ORT_NO_KERNEL)
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
