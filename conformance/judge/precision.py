@@ -20,8 +20,8 @@ covered where fp32 eager is sensitive to it (the nudged run): that sensitivity i
 far below its usual size by luck (seen: 1.3e-7 where the nudged run moved 1.2e-7, on a matmul element of
 0.31 whose terms add up to 36 in magnitude), while the reduced-precision error there is its usual size. So
 a few elements (:data:`TAIL_FRACTION` of a leaf, none in a leaf of fewer than ``1 / TAIL_FRACTION``) may
-exceed the rule by up to :data:`TAIL_FACTOR` times; an element beyond that, or more elements, is a
-mismatch (TorchDynamo's ``same()`` judges reduced precision by the RMSE of the whole tensor instead, which
+exceed the rule, within :data:`TAIL_FACTOR` times its scaled noise; an element beyond that, or more elements, is
+a mismatch (TorchDynamo's ``same()`` judges reduced precision by the RMSE of the whole tensor instead, which
 a single wrong element of a large tensor passes).
 
 **The guard.** Reduced precision moves values by far more than fp32 rounding, so it can flip a
