@@ -8,16 +8,11 @@ The groups at the end are what each path registers (:mod:`conformance.paths.padd
 of a path that applies names a failure, so their order matters.
 """
 
-import os
 from dataclasses import dataclass, replace
 
 from conformance.paths.paddle.conversions import FACTS, NoBfloat16Kernels
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
 from conformance.paths.records import Limitation
-
-#: Where the minimal cases and the standalone scripts of the known bugs below are.
-_CASES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
-                      "cases")
 
 
 @dataclass(frozen=True)
@@ -291,13 +286,12 @@ IF_EMPTY_TENSOR_RANK = Limitation(
            "pd_op.if's result loses the rank of the zero-size tensor); dygraph and SOT run it",
     errors=("ValueError",), message=r"Axis should be less than or equal to \d+, but received axis is \d+",
     outcome=None, versions=">=3.3",
-    reference=os.path.join(_CASES, "paddle-to-static-if-empty-tensor-axis.json") + "; "
-              + os.path.join(_CASES, "standalone", "paddle_if_empty_tensor_axis.py"))
+    reference="cases/paddle-to-static-if-empty-tensor-axis.json; cases/standalone/paddle_if_empty_tensor_axis.py")
 SIGNBIT_DYNAMIC_DIM = Limitation(
     reason="known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program runs "
            "('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, -1 read as 0)",
     errors=("ValueError",), message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
-    outcome=None, versions=">=3.3", reference=os.path.join(_CASES, "paddle-to-static-signbit-dynamic-dim.json"))
+    outcome=None, versions=">=3.3", reference="cases/paddle-to-static-signbit-dynamic-dim.json")
 
 # ------------------------------------------------------------------ what each path registers
 
