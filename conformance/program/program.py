@@ -88,7 +88,8 @@ class Program:
             found.add("dynamic_dim")
         if self.self_name != "self":
             found.add("renamed_self")
-        if self.unused_inputs():
+        used = self._used_sources()  # one liveness walk for the unused inputs and dropouts
+        if self._unused_inputs(used):
             found.add("unused_input")
         for s in self.walk():
             if isinstance(s, If):
@@ -117,7 +118,7 @@ class Program:
             found.update(effect_constructs(s))
         if self.training:
             found.add("train_mode")
-            if self.unused_dropouts():
+            if self._unused_dropouts(used):
                 found.add("unused_dropout")
         return found
 
@@ -130,15 +131,16 @@ class Program:
         iteration of a loop. A saved static program drops such an input, and Paddle's ``jit.save``
         refuses it; a branch on a kwarg or a shape may also leave an input unused for some values.
         """
-        used = self._used_sources()
+        return self._unused_inputs(self._used_sources())
+
+    def _unused_inputs(self, used: set) -> list[str]:
         return [inp.name + "".join(f".{step}" for step in path) for inp in self.inputs
                 for path, _ in spec_leaves(inp.spec) if (inp.name, path) not in used]
 
-    def unused_dropouts(self) -> int:
-        """How many dropouts (p > 0) no output depends on (found as :meth:`unused_inputs` finds inputs). In
-        train() each still draws from the random generator in eager; a converter that drops dead code draws
-        less, so the masks of later dropouts differ from eager's."""
-        used = self._used_sources()
+    def _unused_dropouts(self, used: set) -> int:
+        """How many dropouts (p > 0) no output depends on (``used``: :meth:`_used_sources`). In train() each still
+        draws from the random generator in eager; a converter that drops dead code draws less, so the masks of
+        later dropouts differ from eager's (the ``unused_dropout`` construct)."""
         return sum(1 for s in self.walk() if _random(s) and ("random", id(s)) not in used)
 
     def _used_sources(self) -> set:
