@@ -171,8 +171,15 @@ ONNX_DICT_OUTPUT_LIST = Limitation(
     errors=("AttributeError",), message=r"'list' object has no attribute 'name'", outcome=None, versions=">=1.17",
     package="tf2onnx",
     reference="found by conformance 2026-11-23 (tf2onnx 1.17.0); cases/tf-onnx-dict-output-holding-a-list.json")
+ONNX_COND_CONV_CHANNELS = Limitation(
+    reason="known bug (tf2onnx, not minimised yet): a convolution inside a tf.cond branch is written with its input "
+           "in the wrong layout, so onnxruntime refuses to run the If node ('Input channels C is not equal to kernel "
+           "channels * group'); seen in CI's derandomised tf.onnx parity draws",
+    phase="run", errors=("Fail",), message=r"Input channels C is not equal to kernel channels \* group",
+    outcome=None, versions=">=1.17", package="tf2onnx",
+    reference="found by conformance 2026-11-27 (tf2onnx 1.17.0, onnxruntime 1.31.1)")
 ONNX = TRACED + (ONNX_DICT_OUTPUT_LIST, ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT,
-                 ONNX_LOOP_COUNTER_SHAPE, ONNX_UNCONVERTED_OP)
+                 ONNX_LOOP_COUNTER_SHAPE, ONNX_UNCONVERTED_OP, ONNX_COND_CONV_CHANNELS)
 
 # ------------------------------------------------------------------ the TF1 graph in a session
 
