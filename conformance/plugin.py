@@ -40,10 +40,15 @@ suites in the same environment keep their own Hypothesis settings. Then the defa
   shrinking phase: each shrink step converts a model again, which would let one failure eat CI's
   time budget; shrink locally with the ``dev`` profile.
 * ``nightly``: 200 examples, random, with the local database — the profile that finds new bugs.
+
+In such a project the draws of a seed do not depend on what the process imported before
+(:func:`conformance.program.strategies.seed_alone`): a derandomised test gets the same cases whichever
+tests its pytest-xdist worker ran first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -114,6 +119,9 @@ def pytest_addoption(parser):
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
 
+_seed_alone_key = pytest.StashKey[contextlib.AbstractContextManager]()
+
+
 @pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin has loaded --hypothesis-profile
 def pytest_configure(config):
     config.addinivalue_line("markers", "conformance_frameworks(*names): give the conformance_path argument only "
@@ -130,6 +138,11 @@ def pytest_configure(config):
     if results and not hasattr(config, "workerinput"):  # under xdist only the controller writes
         config.pluginmanager.register(_ResultsWriter(Path(results)), "conformance-results")
     if config.getini("conformance_profiles"):
+        from conformance.program.strategies import seed_alone
+
+        # a derandomised test draws the same cases whichever tests its xdist worker ran before
+        config.stash[_seed_alone_key] = seed_alone()
+        config.stash[_seed_alone_key].__enter__()
         if "HYPOTHESIS_PROFILE" in os.environ:
             settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
         elif config.getoption("hypothesis_profile", None) is None:
@@ -137,6 +150,11 @@ def pytest_configure(config):
     url = config.getoption("conformance_database")
     if url:
         _share_examples(url)
+
+
+def pytest_unconfigure(config):
+    if _seed_alone_key in config.stash:
+        config.stash[_seed_alone_key].__exit__(None, None, None)
 
 
 def _share_examples(url: str) -> None:

@@ -1,9 +1,10 @@
 """The IR: exact JSON round trips, and malformed programs fail with a message naming the problem."""
 
 import json
+from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 
 from conformance.program.case import Case
 from conformance.program.ir import ProgramError
@@ -72,26 +73,43 @@ def test_bad_json_and_bad_format():
 
 
 def test_shrinking_gives_small_programs():
-    """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements.
+    """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements."""
+    full = settings(settings.get_profile("default"), max_examples=2000, database=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))  # the shrink phase, one seed
+    p = find(programs(), lambda p: {"while_tensor", "dict_input"} <= p.constructs(), settings=full)
+    assert p.size() <= 8, p
+    assert all(d in (1, "B") or d <= 2 for leaf in p.input_leaves() for d in leaf.shape)
 
-    Drawn in a fresh interpreter: what a derandomised draw gives depends on what the process imported before
-    (seen: 3 statements alone, 6 after importing conformance.plugin, 9 in the suite), so in-suite it is not one
-    seed's result."""
-    import json
+
+def derandomised_draws() -> list[str]:
+    """The ids of the programs a derandomised test draws (as under the ``ci`` profile)."""
+    ids = []
+
+    @settings(max_examples=12, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(programs())
+    def draw(p):
+        ids.append(p.id)
+
+    draw()
+    return ids
+
+
+def test_a_derandomised_test_draws_the_same_in_the_suite_as_alone():
+    """The ``ci`` profile's promise, the same cases on every run: Hypothesis mixes the constants of every local
+    module imported so far into its draws (this process has imported the test modules and rendered models that
+    its xdist worker happened to get); the plugin empties that pool for the run (``seed_alone``), so a bare
+    interpreter draws the same programs."""
     import subprocess
     import sys
 
-    code = ("import json\n"
-            "from hypothesis import HealthCheck, find, settings\n"
-            "from conformance.program.strategies import programs\n"
-            "full = settings(settings.get_profile('default'), max_examples=2000, database=None, derandomize=True,\n"
-            "                suppress_health_check=list(HealthCheck))  # the shrink phase, one seed\n"
-            "p = find(programs(), lambda p: {'while_tensor', 'dict_input'} <= p.constructs(), settings=full)\n"
-            "print(json.dumps(p.to_dict()))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    p = Program.from_dict(json.loads(out.splitlines()[-1]))
-    assert p.size() <= 8, p
-    assert all(d in (1, "B") or d <= 2 for leaf in p.input_leaves() for d in leaf.shape)
+    code = ("from conformance.program.strategies import seed_alone\n"
+            "from tests.test_ir import derandomised_draws\n"
+            "with seed_alone():\n"
+            "    print(' '.join(derandomised_draws()))\n")
+    alone = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           cwd=Path(__file__).resolve().parent.parent).stdout.split()
+    assert derandomised_draws() == alone
 
 
 def test_constructs_are_all_reachable():

@@ -14,6 +14,7 @@ so that its simplest value comes first.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -475,3 +476,32 @@ def cases(draw, *, fresh: bool = True, **program_options) -> Case:
     """A program (see :func:`programs`, which takes the same options) and its input sets."""
     program = draw(programs(**program_options))
     return Case(program, draw(input_sets(program, fresh=fresh)))
+
+
+@contextlib.contextmanager
+def seed_alone():
+    """Make Hypothesis's draws depend on the seed alone, not on what the process imported before.
+
+    Hypothesis mixes the literal constants of every *local* module imported so far (ours, a
+    ``--load`` module, a rendered model, the test modules of a pytest run) into its draws, so the
+    same seed would give other cases after another import: a campaign's seed, or a derandomised CI
+    test, whose draws would then depend on which tests its pytest-xdist worker ran before. While the
+    context is open, that pool is empty (campaigns draw inside it; the pytest plugin opens it for a
+    whole run of a project that loads its profiles). This reaches into Hypothesis's internals
+    (``providers._get_local_constants``, pinned by constraints.txt); if they change, it does nothing
+    and ``tests/test_campaign.py`` notices.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache, empty = providers._get_local_constants, providers.CONSTANTS_CACHE, providers.Constants()
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()

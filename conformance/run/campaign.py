@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing as mp
 import os
 import signal
@@ -46,32 +45,6 @@ CHUNK = 25
 STOP = "stop"
 
 
-@contextlib.contextmanager
-def _seed_alone():
-    """Make Hypothesis's draws depend on the seed alone.
-
-    Hypothesis mixes the literal constants of every *local* module imported so far (ours, a
-    ``--load`` module, a rendered model, the test modules of a pytest run) into its draws, so the
-    same seed would give other cases after another import. While a campaign draws, that pool is
-    empty. This reaches into Hypothesis's internals (``providers._get_local_constants``, pinned by
-    constraints.txt); if they change, it does nothing and ``tests/test_campaign.py`` notices.
-    """
-    try:
-        from hypothesis.internal.conjecture import providers
-
-        original, cache, empty = providers._get_local_constants, providers.CONSTANTS_CACHE, providers.Constants()
-    except (ImportError, AttributeError):
-        yield
-        return
-    providers._get_local_constants = lambda: empty
-    cache.cache.clear()
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        cache.cache.clear()
-
-
 def generate_cases(seed: int, **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
@@ -80,6 +53,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
+    from conformance.program.strategies import seed_alone
     from conformance.run.neighbours import campaign_cases
 
     seen: set[str] = set()
@@ -94,7 +68,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
         def draw(case):
             drawn.append(case)
 
-        with _seed_alone():
+        with seed_alone():
             draw()
         chunk += 1
         for case in drawn:
