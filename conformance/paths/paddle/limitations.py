@@ -76,9 +76,11 @@ ALIAS_LOOP_READ_AFTER = Limitation(
 PREDICTOR_REORDER = Limitation(
     reason="known bug: a Paddle Inference predictor (CPU, oneDNN) cannot run `y = x + x; if x.min() < 1.5: pass; "
            "else: y = -y; return y, paddle.unsqueeze(y, 1)`: 'could not create a primitive descriptor for a reorder "
-           "primitive'; paddle.jit.load runs it",
+           "primitive'; paddle.jit.load runs it (so does the predictor without oneDNN). Another trigger: `if x.min() < "
+           "1.05: y = -z`, then `y // z`",
     phase="run", errors=("RuntimeError",), message=r"could not create a primitive descriptor for a reorder primitive",
-    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1); "
+    "cases/paddle-inference-branch-unsqueeze-reorder.json, cases/paddle-inference-branch-floor-div-reorder.json")
 P2O_UNSUPPORTED_OP = Limitation(
     reason="paddle2onnx has no converter for some Paddle operators (pd_op.amax, pd_op.amin among this suite's ops): "
            "it aborts the process without naming them",
