@@ -52,8 +52,9 @@ def test_each_effect_construct_is_in_two_percent_of_2000_programs():
 
 
 def test_each_effect_construct_is_drawn_and_valid():
-    """The CI version: 300 programs, each effect construct in at least 1% of them, all valid."""
-    drawn = _draw(300)
+    """The CI version: 500 programs, each effect construct in at least 1% of them, all valid. (Fewer are not a
+    fair sample: a derandomised draw's first few hundred programs favour the records early in each family.)"""
+    drawn = _draw(500)
     shares = _shares(drawn)
     assert min(shares.values()) >= 0.01, sorted(shares.items(), key=lambda kv: kv[1])[:5]
     _valid(drawn)

@@ -295,6 +295,28 @@ SIGNBIT_DYNAMIC_DIM = Limitation(
     errors=("ValueError",), message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
     outcome=None, versions=">=3.3", reference="cases/paddle-to-static-signbit-dynamic-dim.json")
 
+INPLACE_API_KEYWORDS = Limitation(
+    reason="known bug: an in-place API called with keyword arguments (`paddle.masked_fill_(x=x, mask=m, value=0.0)`) "
+           "does not convert: the static graph's in-place wrapper reads its tensor from args[0] ('tuple index out "
+           "of range'); called positionally it converts",
+    errors=("IndexError",), message=r"tuple index out of range", ops=("masked_fill_keywords",), outcome=None,
+    versions=">=3.3", reference="https://github.com/PaddlePaddle/Paddle/issues/79220; "
+                                "cases/paddle-to-static-inplace-api-keyword-arguments.json")
+
+INPLACE_STATEMENT_DROPPED = Limitation(
+    reason="known bug: an in-place method called as a statement, its result not assigned (`y = x * 1.0; "
+           "y.add_(x)`), is dropped by the static program (PIR): y keeps its old value; `y = y.add_(x)` is right",
+    phase="compare", divergences=("value",), ops=("add_statement", "rotate_accumulate"), outcome=None,
+    versions=">=3.3", reference="https://github.com/PaddlePaddle/Paddle/issues/79145; "
+                                "cases/paddle-to-static-inplace-statement-dropped.json")
+SOT_ROTATION_INPLACE = Limitation(
+    reason="known bug: three accumulators rotated (`a, b, c = c, a, b`), then `a.add_(x)`, in a loop: SOT's "
+           "translation returns the accumulators' first values (zeros: eager 6x, SOT 0), although it keeps a plain "
+           "`a.add_(x)` in a loop",
+    phase="compare", divergences=("value",), ops=("rotate_accumulate",), outcome=None, versions=">=3.3",
+    reference="found by conformance 2026-11-28 (paddle 3.3.1) transplanting pytorch#75794; "
+              "cases/torch-script-tuple-rotation-inplace.json")
+
 # ------------------------------------------------------------------ what each path registers
 
 #: Every path through AST to_static (a refusal of the program may come with a later input set's shapes or values, or,
@@ -304,10 +326,11 @@ STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_R
           replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS,
           TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK,
           IF_EMPTY_TENSOR_RANK, replace(IF_EMPTY_TENSOR_RANK, phase="run"), SIGNBIT_DYNAMIC_DIM,
-          replace(SIGNBIT_DYNAMIC_DIM, phase="run"))
+          replace(SIGNBIT_DYNAMIC_DIM, phase="run"), INPLACE_API_KEYWORDS, INPLACE_STATEMENT_DROPPED)
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
-       replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")))
+       replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")),
+       replace(INPLACE_API_KEYWORDS, errors=("InnerError",)), SOT_ROTATION_INPLACE)
 #: What autograd through a to_static program meets.
 STATIC_TRAINING = (EVAL_NO_GRADIENTS, DETACHED_BRANCH_STOPS_GRADIENT, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD,
                    CSE_UNREGISTERED_OP, EVAL_NO_BACKWARD_TRAINING)

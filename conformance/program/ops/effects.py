@@ -168,6 +168,18 @@ _effect("mask_assign", "mutation", 2, "x[x > 0] = y[x > 0] on a copy: assignment
         lambda ivs, a, ts: hull(*ivs[0], *ivs[1]), infer=_same_types, probe="cmp",
         probe_args={"torch": "{0}, {0} * 0.0", "paddle": "{0}, {0} * 0.0"}, missing={"tf": _NO_TF_INPLACE},
         tolerance="jumps at x = 0: the guard watches x against 0")
+_effect("add_statement", "mutation", 1, "y = x * 1.0, then y.add_(x) as a statement: an in-place method whose "
+        "result is not assigned (the call alone changes y)",
+        per_framework("{out} = {0} * 1.0\n{out}.add_({0})", "{out} = {0} * 1.0\n{out}.add_({0})", ""),
+        lambda ivs, a, ts: interval_mul(ivs[0], (2.0, 2.0)), missing={"tf": _NO_TF_INPLACE})
+_effect("masked_fill_keywords", "mutation", 1, "masked_fill_(mask=x > 0, value=0.0) on a copy: an in-place API "
+        "called with keyword arguments, as users write it (paddle: paddle.masked_fill_(x=..., mask=..., value=...))",
+        per_framework("{out}_m = {0} > 0.0\n{out} = {0}.clone()\n{out}.masked_fill_(mask={out}_m, value=0.0)",
+                      "{out}_m = {0} > 0.0\n{out} = {0}.clone()\npaddle.masked_fill_(x={out}, mask={out}_m, value=0.0)",
+                      ""),
+        lambda ivs, a, ts: hull(*ivs[0], 0.0), probe="cmp",
+        probe_args={"torch": "{0}, {0} * 0.0", "paddle": "{0}, {0} * 0.0"}, missing={"tf": _NO_TF_INPLACE},
+        tolerance="jumps at x = 0: the guard watches x against 0")
 
 
 def _input_attrs(draw, ts):
@@ -308,6 +320,13 @@ _effect("tuple_rotate", "dynamism", 2, "a, b, c = b, c, a: a tuple rotation, the
                    "{out}_a, {out}_b, {out}_c = {out}_b, {out}_c, {out}_a\n"
                    "{out} = {out}_a * 2.0 + {out}_b - {out}_c"),
         lambda ivs, a, ts: (2 * ivs[1][0] - 0.5 * ivs[0][1], 2 * ivs[1][1] - 0.5 * ivs[0][0]), infer=_same_types)
+_ROTATE = ("{out}_a, {out}_b, {out}_c = {0} * 0.0, {0} * 0.0, {0} * 0.0\nfor {out}_k in range(3):\n"
+           "    {out}_a, {out}_b, {out}_c = {out}_c, {out}_a, {out}_b\n    {out}_a.add_({0})\n"
+           "{out} = {out}_a + {out}_b * 2.0 + {out}_c * 3.0")
+_effect("rotate_accumulate", "dynamism", 1, "three accumulators rotated (a, b, c = c, a, b), then a.add_(x), three "
+        "times in a loop: in-place writes through rotated names; each ends holding x, so a + 2b + 3c is 6x",
+        per_framework(_ROTATE, _ROTATE, ""), lambda ivs, a, ts: interval_mul(ivs[0], (6.0, 6.0)),
+        missing={"tf": _NO_TF_INPLACE})
 _effect("dict_swap", "dynamism", 2, "d = {'first': x, 'second': y}, its values swapped, then d['first'] - "
         "d['second'] / 2", everywhere("{out}_d = {{'first': {0}, 'second': {1}}}\n"
                                       "{out}_d['first'], {out}_d['second'] = {out}_d['second'], {out}_d['first']\n"
