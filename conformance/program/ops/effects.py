@@ -168,6 +168,15 @@ _effect("mask_assign", "mutation", 2, "x[x > 0] = y[x > 0] on a copy: assignment
         lambda ivs, a, ts: hull(*ivs[0], *ivs[1]), infer=_same_types, probe="cmp",
         probe_args={"torch": "{0}, {0} * 0.0", "paddle": "{0}, {0} * 0.0"}, missing={"tf": _NO_TF_INPLACE},
         tolerance="jumps at x = 0: the guard watches x against 0")
+_SHORT_WRITE = ("def {out}_zero_first(t):\n    t[0] = 0.0\n    return True\n{out} = {0} * 1.0\n"
+                "if {0}.mean() > 0.0 and {out}_zero_first({out}):\n    {out} = {out} + 1.0")
+_effect("short_circuit_write", "mutation", 1, "if x.mean() > 0 and zero_first(y): a short-circuit test whose right "
+        "operand writes into y in place (a helper that zeroes y[0]): the write happens only where the left is true",
+        per_framework(_SHORT_WRITE, _SHORT_WRITE, ""),
+        lambda ivs, a, ts: (min(ivs[0][0], 0.0), max(ivs[0][1], 0.0) + 1.0), probe="cmp",
+        probe_args={"torch": "{0}.mean(), {0}.mean() * 0.0", "paddle": "{0}.mean(), {0}.mean() * 0.0"},
+        missing={"tf": _NO_TF_INPLACE}, domain=lambda ivs, ts: ts[0].rank >= 1,
+        tolerance="jumps where mean(x) crosses 0: the guard watches it")
 _effect("add_statement", "mutation", 1, "y = x * 1.0, then y.add_(x) as a statement: an in-place method whose "
         "result is not assigned (the call alone changes y)",
         per_framework("{out} = {0} * 1.0\n{out}.add_({0})", "{out} = {0} * 1.0\n{out}.add_({0})", ""),
