@@ -38,6 +38,7 @@ from conformance.program.ops.record import (
     register,
     same_type,
     static_dims,
+    static_last,
     strategies,
 )
 
@@ -275,6 +276,11 @@ _effect("shape_arange", "dynamism", 1, "x + 0.1 * arange(x.shape[-1]): a shape f
                       "{out} = {0} + paddle.arange({0}.shape[-1], dtype={float}) * 0.1",
                       "{out} = {0} + tf.cast(tf.range(tf.shape({0})[-1]), {float}) * 0.1"),
         _arange_bound, domain=lambda ivs, ts: ts[0].rank >= 1)
+_effect("shape_power", "dynamism", 1, "x * (x.shape[-1] ** 2): a size in Python int arithmetic (int ** int is an int "
+        "in Python) feeding a tensor of float32 or int64",
+        everywhere("{out} = {0} * ({0}.shape[-1] ** 2)"),
+        lambda ivs, a, ts: interval_mul(ivs[0], (ts[0].shape[-1] ** 2, ts[0].shape[-1] ** 2)), arg_dtypes=("number",),
+        domain=lambda ivs, ts: static_last(ts) and ts[0].dtype in ("float32", "int64"))
 _effect("numel_center", "dynamism", 1, "x - x.sum() / x.numel(): the element count in Python arithmetic",
         per_framework("{out} = {0} - {0}.sum() / {0}.numel()", "{out} = {0} - {0}.sum() / {0}.numel()",
                       "{out} = {0} - tf.reduce_sum({0}) / tf.cast(tf.size({0}), {float})"),
