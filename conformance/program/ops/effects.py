@@ -412,6 +412,29 @@ _effect("submodule", "dynamism", 1, "a submodule (tanh(x) * scale) made in __ini
         helpers={"torch": _SUBMODULE.format(base="torch.nn.Module", method="forward", tanh="torch.tanh"),
                  "paddle": _SUBMODULE.format(base="paddle.nn.Layer", method="forward", tanh="paddle.tanh"),
                  "tf": _SUBMODULE.format(base="tf.Module", method="__call__", tanh="tf.tanh")})
+_CONTINUE_WITH = ("{out} = {0} * 0.0\nfor {out}_k in range(4):\n    with %(block)s:\n        with %(block)s:\n"
+                  "            if {out}_k %% 2 == 0:\n                continue\n            {out} = {out} + %(term)s")
+_effect("continue_in_with", "dynamism", 1, "for k in range(4): a continue (even k) inside two nested no_grad blocks, "
+        "then y = y + x * k there: y is 4x, without gradient (TensorFlow: tf.name_scope blocks, tf.stop_gradient)",
+        per_framework(_CONTINUE_WITH % {"block": "torch.no_grad()", "term": "{0} * {out}_k"},
+                      _CONTINUE_WITH % {"block": "paddle.no_grad()", "term": "{0} * {out}_k"},
+                      _CONTINUE_WITH % {"block": "tf.name_scope('{out}')", "term": "tf.stop_gradient({0} * {out}_k)"}),
+        lambda ivs, a, ts: interval_mul(ivs[0], (4.0, 4.0)))
+_LOOP_INDEX = "{out}_i = %s\n{out} = {0}\nfor {out}_i in %s:\n    {out} = {out} * 0.5\n{out} = {out} + %s"
+_effect("loop_index_after", "dynamism", 1, "for i in range(3): y = y / 2; then y + i: a loop index read after the "
+        "loop, where it holds its last value (TensorFlow: for i in tf.range(3), the index a tensor)",
+        per_framework(_LOOP_INDEX % ("-1", "range(3)", "{out}_i"), _LOOP_INDEX % ("-1", "range(3)", "{out}_i"),
+                      _LOOP_INDEX % ("tf.constant(-1)", "tf.range(3)", "tf.cast({out}_i, {0}.dtype)")),
+        lambda ivs, a, ts: (ivs[0][0] / 8 + 2.0, ivs[0][1] / 8 + 2.0))
+_HELPER_BRANCH = ("def {out}_f1(t):\n    if %s > 0.0:\n        return t + 1.0\n    return t + 2.0\n"
+                  "def {out}_f2(t):\n    return {out}_f1(t)\n{out} = {out}_f2({0})")
+_effect("helper_branch", "dynamism", 1, "a helper calling a helper whose if tests the tensor (t.sum() > 0): the "
+        "branch is the data's, inside inlined functions",
+        per_framework(_HELPER_BRANCH % "t.sum()", _HELPER_BRANCH % "t.sum()", _HELPER_BRANCH % "tf.reduce_sum(t)"),
+        lambda ivs, a, ts: (ivs[0][0] + 1.0, ivs[0][1] + 2.0), probe="cmp",
+        probe_args={"torch": "{0}.sum(), {0}.sum() * 0.0", "paddle": "{0}.sum(), {0}.sum() * 0.0",
+                    "tf": "tf.reduce_sum({0}), tf.reduce_sum({0}) * 0.0"},
+        tolerance="jumps where sum(x) crosses 0: the guard watches it")
 _effect("no_grad", "dynamism", 1, "with torch.no_grad(): y = 2x - 1 (TensorFlow has no such block: tf.stop_gradient)",
         per_framework("with torch.no_grad():\n    {out} = {0} * 2.0 - 1.0",
                       "with paddle.no_grad():\n    {out} = {0} * 2.0 - 1.0",
