@@ -569,7 +569,7 @@ def test_expected_bugs_are_strict_xfails(tmp_path):
     (tmp_path / "oracles").mkdir()
     shutil.copy(ROOT / "oracles" / "test_cases.py", tmp_path / "oracles" / "test_cases.py")
     (tmp_path / "cases").mkdir()
-    bug = json.loads((ROOT / "cases" / "torch-script-int-arithmetic-rough-edges.json").read_text())
+    bug = json.loads((ROOT / "cases" / "torch-compile-clamp-bound-overflow.json").read_text())  # hand-written
     (tmp_path / "cases" / "still-there.json").write_text(json.dumps(bug))
     fixed = dict(bug, expected={"torch.script": {"outcome": "mismatch"}},
                  model={"framework": "torch", "source": [
