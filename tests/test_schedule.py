@@ -6,9 +6,9 @@ import json
 from conformance.run.schedule import FLOOR, MAX_CLASS, cost_class, schedule, shares
 
 
-def test_cost_classes_halve_the_share_per_doubling_and_stop_at_the_sparsest():
-    assert cost_class(None) == 0 and cost_class(0.0) == 0 and cost_class(FLOOR / 2) == 0
-    assert [cost_class(FLOOR * f) for f in (1, 1.9, 2, 3.9, 4)] == [1, 1, 2, 2, 3]
+def test_under_the_floor_every_case_then_one_in_four_halving_per_doubling_down_to_the_sparsest():
+    assert cost_class(None) == 0 and cost_class(0.0) == 0 and cost_class(FLOOR * 0.99) == 0
+    assert [cost_class(FLOOR * f) for f in (1, 1.9, 2, 3.9, 4)] == [2, 2, 3, 3, 3]
     assert cost_class(1000.0) == MAX_CLASS == 3
 
 

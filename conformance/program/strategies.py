@@ -489,7 +489,7 @@ def seed_alone():
     context is open, that pool is empty (campaigns draw inside it; the pytest plugin opens it for a
     whole run of a project that loads its profiles). This reaches into Hypothesis's internals
     (``providers._get_local_constants``, pinned by constraints.txt); if they change, it does nothing
-    and ``tests/test_campaign.py`` notices.
+    and ``tests/test_campaign.py`` and ``tests/test_ir.py`` notice.
     """
     try:
         from hypothesis.internal.conjecture import providers

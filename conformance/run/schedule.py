@@ -5,7 +5,8 @@ seconds (``torch.compile``) per program. Judging every case with every task woul
 ones: the cheap tasks would judge as few programs as the slowest. So each task has a *sampling class* ``k``
 from its cost (:data:`~conformance.run.costs.COSTS`, seconds per program): it judges one case in ``2**k``, the
 cases whose position in the shard's stream is a multiple of ``2**k``. A task under :data:`FLOOR` seconds judges
-every case; each doubling of the cost halves the share of cases, down to one in ``2**MAX_CLASS``, so no task
+every case (so a cheap path judges as many programs as the campaign draws); from :data:`FLOOR` on, a task judges
+one case in 4, and each doubling of the cost halves the share, down to one in ``2**MAX_CLASS``, so no task
 starves. Classes count from the cheapest task of the run (a run of expensive tasks alone judges every case).
 
 The classes come from the cost table, never from the clock of this run: the same seed and options judge the same
@@ -28,7 +29,7 @@ from typing import Optional
 from conformance.run.costs import COSTS
 
 #: Seconds per program under which a task judges every case.
-FLOOR = 0.1
+FLOOR = 0.2
 #: The sparsest sampling: a task judges at least one case in ``2**MAX_CLASS``.
 MAX_CLASS = 3
 
@@ -38,7 +39,7 @@ def cost_class(seconds: Optional[float]) -> int:
     case until it is)."""
     if not seconds or seconds < FLOOR:
         return 0
-    return min(MAX_CLASS, 1 + int(math.floor(math.log2(seconds / FLOOR))))
+    return min(MAX_CLASS, 2 + int(math.floor(math.log2(seconds / FLOOR))))
 
 
 def task_cost(key: str, costs: dict = COSTS) -> Optional[float]:
