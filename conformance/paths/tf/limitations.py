@@ -96,6 +96,14 @@ XLA_COND_GRADIENT_GRAPH = Limitation(
     phase="run", modes=AUTOGRAD, errors=("AssertionError",), message=r"\A\Z", outcome=None, versions=">=2.0",
     reference=f"{FOUND}, grad mode")
 
+XLA_COND_SHAPE_GRADIENT = Limitation(
+    reason="known bug: differentiating (a tape around the call) a jit_compile function with a dynamic batch and an "
+           "`if` on that size fails where the branch not taken holds a tensor op: XLA compiles that branch's gradient "
+           "for a zero-size tensor ('Incompatible shapes: [0] vs. [5]'); without jit_compile it is right",
+    phase="run", modes=AUTOGRAD, errors=("InvalidArgumentError",), message=r"Incompatible shapes: \[0\] vs\. \[\d+\]",
+    constructs=("if_shape",), outcome=None, versions=">=2.21",
+    reference="found by conformance 2026-11-28 (tensorflow 2.21.0); cases/standalone/tf_xla_cond_shape_gradient.py")
+
 XLA_TENSOR_LIST_BOUNDARY = Limitation(
     reason="XLA cannot pass a TensorList (a TensorArray) between compiled and TensorFlow code ('TensorArray TF/XLA "
            "interconversion is not supported'): differentiating a jit_compile function whose forward keeps one for "
@@ -120,7 +128,8 @@ XLA_RESOURCE_RETVAL = Limitation(
 
 XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
                   replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
-                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_TENSOR_LIST_BOUNDARY, XLA_RESOURCE_RETVAL)
+                  XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_COND_SHAPE_GRADIENT,
+                  XLA_TENSOR_LIST_BOUNDARY, XLA_RESOURCE_RETVAL)
 FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
 SAVED_MODEL = TRACED
 
