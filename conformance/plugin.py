@@ -224,6 +224,7 @@ def pytest_generate_tests(metafunc):
         missing_requirements,
         select_paths,
         split_names,
+        unavailable_reason,
     )
 
     cfg = metafunc.config
@@ -249,6 +250,8 @@ def pytest_generate_tests(metafunc):
         marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
         if not missing and device not in load_framework(p.framework).devices():
             marks = [pytest.mark.skip(reason=f"{p.framework} has no {device} device here")]
+        elif not missing and (why := unavailable_reason(p, device)):
+            marks = [pytest.mark.skip(reason=f"{p.id}: {why}")]
         elif p.id in refused:  # the runtime cannot load what the exporter would write: not a finding
             marks = [pytest.mark.skip(reason=f"configuration error: {refused[p.id]}")]
         params.append(pytest.param(p, id=p.id, marks=marks))

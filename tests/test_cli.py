@@ -103,6 +103,22 @@ def test_cuda_skips_cleanly_without_a_gpu(tmp_path):
     assert proc.returncode == 0 and "2 skipped" in proc.stdout, proc.stdout[-2000:]
 
 
+def test_a_path_this_machine_cannot_run_on_a_device_says_why():
+    pytest.importorskip("onnxruntime")
+    import onnxruntime
+
+    import conformance.paths.torch  # noqa: F401 - registers the torch paths
+    from conformance.paths.records import PATHS, unavailable_reason
+
+    assert unavailable_reason(PATHS["torch.autocast_fp16"], "cpu") == "it runs on cuda only"
+    assert unavailable_reason(PATHS["torch.onnx_torchscript"], "cpu") is None
+    why = unavailable_reason(PATHS["torch.onnx_torchscript"], "cuda")
+    if "CUDAExecutionProvider" in onnxruntime.get_available_providers():
+        assert why is None
+    else:  # a finding on every case before (conversion_error), a skip with the reason now
+        assert "no CUDAExecutionProvider" in why
+
+
 def test_pytest_shards_split_the_suite_once():
     root = Path(__file__).resolve().parent.parent
     counts = []

@@ -483,3 +483,25 @@ def test_the_tf1_graph_agrees_with_eager_on_generated_programs(case):
     record = check(case, PATHS["tf.session"])
     assert record["outcome"] in {"pass", "expected_divergence", "discarded"} or "known_issue" in record["detail"], (
         record["outcome"], record["detail"]["message"], json.dumps(case.to_dict()))
+
+
+def _lookup_program() -> Program:
+    """tanh of rows of a [10, 2] weight table picked by an int64 input: TensorFlow differentiates the gather into
+    ``tf.IndexedSlices``, not a tensor."""
+    return Program(
+        seed=11, inputs=(Input("x", TensorSpec(("B", 3), "int64", 0.0, 9.0)),), kwargs=(),
+        params=(Param("p0", (10, 2)),),
+        body=(Get("v0", "x"), OpStmt("v1", "embedding", ("v0",), (("features", 2),), ("p0",)),
+              OpStmt("v1", "tanh", ("v1",))),
+        output=OutVar("v1"))
+
+
+@pytest.mark.parametrize("path", ["tf.eager", "tf.function", "tf.session"])
+@pytest.mark.parametrize("mode", ["grad", "train"])
+def test_a_gathered_weight_is_differentiated_as_a_dense_gradient(path, mode):
+    """The weight's gradient of a lookup is compared as a dense array (it was a harness error)."""
+    if mode not in PATHS[path].modes:
+        pytest.skip(f"{path} has no {mode} mode")
+    case = Case(_lookup_program(), (InputSet("example", 3, 1), InputSet("batch", 5, 2)))
+    record = check(case, PATHS[path], mode=mode)
+    assert record["outcome"] == "pass", record["detail"]["message"]

@@ -59,7 +59,13 @@ def _fuzz(args, out, folder: Path) -> int:
         generator["constructs"] = tuple(dict.fromkeys(tuple(generator["constructs"]) + extra))
     if args.corpus:  # a share of the cases are neighbours of the corpus's IR cases (conformance.run.neighbours)
         generator.update(corpus=args.corpus, corpus_share=args.corpus_share)
-    memory_gb = _default_memory_gb(args.workers) if args.memory_limit is None else args.memory_limit
+    if args.memory_limit is not None:
+        memory_gb = args.memory_limit
+    elif args.device == "cuda":  # CUDA reserves far more address space than it uses: RLIMIT_AS breaks its start
+        memory_gb = 0
+        out.print("--device cuda: no address-space limit per worker (CUDA reserves more than any share of memory)")
+    else:
+        memory_gb = _default_memory_gb(args.workers)
     opts = CampaignOptions(seed=args.seed, budget=args.budget, max_cases=args.max_cases, paths=paths,
                            device=args.device, workers=args.workers, timeout=args.timeout, out=folder,
                            generator=generator, modules=names_of(args.load), modes=tuple(args.mode),
@@ -161,8 +167,8 @@ def add_parsers(sub) -> None:
                         "first, and this campaign's are saved there for the other machines")
     f.add_argument("--shard", default="0/1", help="i/n: run every n-th case starting at i (n machines, one seed)")
     f.add_argument("--memory-limit", type=float, metavar="GB",
-                   help="address-space limit per worker; a path that allocates past it is a crash record "
-                        "(default: an equal share of memory, one share kept free; 0: no limit)")
+                   help="address-space limit per worker; a path that allocates past it is a crash record (default: "
+                        "an equal share of memory, one share kept free; none with --device cuda; 0: no limit)")
     f.set_defaults(fn=cmd_fuzz)
 
     s = sub.add_parser("summary", help="print the per-path table of results files")

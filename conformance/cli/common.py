@@ -114,6 +114,7 @@ def available_paths(out, args, keep_duplicates: bool = False) -> list:
         framework_available,
         missing_requirements,
         select_paths,
+        unavailable_reason,
     )
 
     load_modules(names_of(getattr(args, "load", None)))
@@ -153,8 +154,8 @@ def available_paths(out, args, keep_duplicates: bool = False) -> list:
         elif not set(wanted_modes) & p.modes:
             out.print(f"[yellow]skipping {p.id}: it has no {' or '.join(wanted_modes)} mode "
                       f"(modes: {', '.join(sorted(p.modes))})[/]")
-        elif args.device not in p.devices:
-            out.print(f"[yellow]skipping {p.id}: it runs on {', '.join(p.devices)} only[/]")
+        elif why := unavailable_reason(p, args.device):
+            out.print(escape(f"skipping {p.id}: {why}"), style="yellow")
         else:
             kept.append(p)
     return kept

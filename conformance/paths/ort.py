@@ -7,13 +7,25 @@ Standalone (see :mod:`conformance.paths.standalone`): reproducers copy this code
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from conformance.program.trees import FlatOutputs, flatten
 
 
 class UnknownGraphInputs(RuntimeError):
     """The exported graph has inputs that are none of the model's tensor inputs."""
+
+
+def cuda_provider_missing(device: str) -> Optional[str]:
+    """Why onnxruntime cannot run a model on ``device`` here (no CUDA execution provider), or None
+    (:attr:`~conformance.paths.records.PathRecord.unavailable_on` of the paths that run on onnxruntime)."""
+    if device != "cuda":
+        return None
+    import onnxruntime as ort
+
+    if "CUDAExecutionProvider" in ort.get_available_providers():
+        return None
+    return f"onnxruntime {ort.__version__} has no CUDAExecutionProvider here (install onnxruntime-gpu)"
 
 
 class OrtModel:

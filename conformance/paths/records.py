@@ -200,6 +200,9 @@ class PathRecord:
     #: the other path; e.g. ``torch.compile(mode='reduce-overhead')`` without CUDA graphs to capture), or None
     #: where it does not. Such a path is left out of runs that name no paths (:func:`duplicate_work`).
     same_code_as: Optional[Callable[[str], Optional[str]]] = None
+    #: ``(device) -> why`` this machine cannot run the path on that device though the path supports it (e.g.
+    #: onnxruntime without its CUDA execution provider), or None where it can: such a path is skipped, saying why.
+    unavailable_on: Optional[Callable[[str], Optional[str]]] = None
 
     def __post_init__(self):
         unknown = set(self.specializes) - set(SPECIALISATIONS)
@@ -451,3 +454,11 @@ def duplicate_work(paths: list[PathRecord], device: str) -> dict[str, str]:
 
 def missing_requirements(path: PathRecord) -> list[str]:
     return [m for m in path.requires if importlib.util.find_spec(m) is None]
+
+
+def unavailable_reason(path: PathRecord, device: str) -> Optional[str]:
+    """Why this machine cannot run ``path`` on ``device`` (:attr:`PathRecord.devices`,
+    :attr:`PathRecord.unavailable_on`), or None where it can."""
+    if device not in path.devices:
+        return f"it runs on {', '.join(path.devices)} only"
+    return path.unavailable_on(device) if path.unavailable_on else None

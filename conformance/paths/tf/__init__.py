@@ -52,6 +52,7 @@ _load_paddle_first()
 from functools import partial  # noqa: E402
 
 from conformance.paths.effect_limitations import with_effect_limitations  # noqa: E402
+from conformance.paths.ort import cuda_provider_missing  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: E402
 from conformance.paths.tf import conversions as conv  # noqa: E402
 from conformance.paths.tf import limitations as lim  # noqa: E402
@@ -89,7 +90,8 @@ register(
                counters=counters),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
                conv.export_onnx, conv.run, limitations=lim.ONNX, specializes=frozenset({"kwargs"}),
-               requires=("tf2onnx", "onnx", "onnxruntime"), default_onnx_opset=onnx_default_opset),
+               requires=("tf2onnx", "onnx", "onnxruntime"), unavailable_on=cuda_provider_missing,
+               default_onnx_opset=onnx_default_opset),
     PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
                "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
                "graph is built)", conv.build_session, conv.run, limitations=lim.SESSION,

@@ -82,8 +82,14 @@ def backward(forward, args, kwargs, weights, params):
                  if isinstance(o, tf.Tensor) and o.dtype.is_floating]
         loss = tf.add_n(terms) if terms else None
     targets = wrt + list(params)
-    grads = list(tape.gradient(loss, targets)) if loss is not None and targets else [None] * len(targets)
+    grads = [_dense(g) for g in tape.gradient(loss, targets)] if loss is not None and targets else [None] * len(targets)
     return outputs, loss, grads[:len(wrt)], grads[len(wrt):]
+
+
+def _dense(gradient):
+    """A gradient as a dense tensor: TensorFlow gives ``tf.IndexedSlices`` for what a gather reads (None stays
+    None)."""
+    return tf.convert_to_tensor(gradient) if isinstance(gradient, tf.IndexedSlices) else gradient
 
 
 def _term(output, weight):
@@ -130,7 +136,7 @@ def loss_head(session: Session, leaves: tuple, inputs: list, params: list) -> tu
     with tf1_control_flow(), session.graph.as_default(), device_scope(session.device):
         placeholders = [tf.compat.v1.placeholder(outputs[k].dtype, name=f"loss_weight_{k}") for k in leaves]
         loss = tf.add_n([_term(outputs[k], w) for k, w in zip(leaves, placeholders)])
-        grads = tf.compat.v1.gradients(loss, inputs + [variables[v.name] for v in params])
+        grads = [_dense(g) for g in tf.compat.v1.gradients(loss, inputs + [variables[v.name] for v in params])]
     return loss, placeholders, grads
 
 

@@ -14,6 +14,7 @@ from functools import partial
 import torch
 
 from conformance.paths.effect_limitations import with_effect_limitations
+from conformance.paths.ort import cuda_provider_missing
 from conformance.paths.records import FRAMEWORKS, PathRecord, register
 from conformance.paths.torch import conversions as conv
 from conformance.paths.torch import limitations as lim
@@ -64,11 +65,12 @@ register(
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime",
                partial(conv.onnx_export, dynamo=True), conv.run_flat, limitations=lim.ONNX_DYNAMO,
                specializes=frozenset({"kwargs"}), requires=ONNX_NEEDS + ("onnxscript",),
+               unavailable_on=cuda_provider_missing,
                default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + TRACE_NOTE,
                partial(conv.onnx_export, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.ONNX_TORCHSCRIPT,
-               requires=ONNX_NEEDS, default_onnx_opset=onnx_default_opset),
+               requires=ONNX_NEEDS, unavailable_on=cuda_provider_missing, default_onnx_opset=onnx_default_opset),
 )
 
 # the paths people deploy with (conversions in deployment.py)

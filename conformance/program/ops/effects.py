@@ -272,7 +272,7 @@ def _arange_bound(ivs, a, ts):
 
 
 _effect("shape_arange", "dynamism", 1, "x + 0.1 * arange(x.shape[-1]): a shape feeding a constructor",
-        per_framework("{out} = {0} + torch.arange({0}.shape[-1], dtype={float}) * 0.1",
+        per_framework("{out} = {0} + torch.arange({0}.shape[-1], dtype={float}, device={0}.device) * 0.1",
                       "{out} = {0} + paddle.arange({0}.shape[-1], dtype={float}) * 0.1",
                       "{out} = {0} + tf.cast(tf.range(tf.shape({0})[-1]), {float}) * 0.1"),
         _arange_bound, domain=lambda ivs, ts: ts[0].rank >= 1)
@@ -286,7 +286,7 @@ _effect("numel_center", "dynamism", 1, "x - x.sum() / x.numel(): the element cou
                       "{out} = {0} - tf.reduce_sum({0}) / tf.cast(tf.size({0}), {float})"),
         lambda ivs, a, ts: (ivs[0][0] - ivs[0][1], ivs[0][1] - ivs[0][0]))
 _effect("full_shape", "dynamism", 1, "x * full(x.shape, c): a tensor made from another's shape",
-        per_framework("{out} = {0} * torch.full({0}.shape, {scale}, dtype={float})",
+        per_framework("{out} = {0} * torch.full({0}.shape, {scale}, dtype={float}, device={0}.device)",
                       "{out} = {0} * paddle.full({0}.shape, {scale}, dtype={float})",
                       "{out} = {0} * tf.fill(tf.shape({0}), tf.constant({scale}, {float}))"),
         _scaled, attrs=lambda draw, ts: {"scale": draw(strategies().sampled_from([2.0, -1.0, 0.5]))})

@@ -46,8 +46,9 @@ def _index_tensors(ts, a) -> dict:
     literal = _literal(a["index"])
     shape = np.asarray(a["index"]).shape
     crop = ", ".join(f":{n}" for n in shape)
-    return {"torch_index": f"torch.tensor({literal})", "paddle_index": f"paddle.to_tensor({literal})",
-            "tf_index": f"tf.constant({literal}, tf.int64)", "index_list": literal, "crop": crop}
+    return {"torch_index": f"torch.tensor({literal}, device={{0}}.device)",
+            "paddle_index": f"paddle.to_tensor({literal})", "tf_index": f"tf.constant({literal}, tf.int64)",
+            "index_list": literal, "crop": crop}
 
 
 def _block_shape(t: TensorType, dim: int, draw, along: int) -> tuple:
