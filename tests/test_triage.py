@@ -32,6 +32,7 @@ from conformance.program.ir import (
     While,
 )
 from conformance.program.program import Program
+from conformance.program.trees import flatten
 from conformance.program.typecheck import check_program
 from conformance.run.records import InputResult, ResultDetail, ResultRecord
 from conformance.triage.buckets import Sighting, TriageBucket
@@ -305,6 +306,28 @@ def test_repro_agrees_where_the_path_agrees(while_bucket, tmp_path):
     assert json.loads((folder / "bucket.json").read_text())["repro"]["exit_code"] == 0
 
 
+def test_the_repro_of_a_cuda_finding_runs_on_cuda(while_bucket, tmp_path):
+    """A finding of a ``--device cuda`` campaign reproduces on CUDA: its repro.py places the model and the inputs
+    there (it ran them on the CPU, where a CUDA-only bug agrees with eager)."""
+    import importlib.util
+
+    import torch
+
+    from conformance.triage.bug_report import write_bucket
+
+    cuda = TriageBucket(while_bucket.signature, while_bucket.findings, while_bucket.case,
+                        replace(while_bucket.record, device="cuda"))
+    folder = write_bucket(cuda, tmp_path / "cuda", verify=False)
+    source = (folder / "repro.py").read_text()
+    assert "DEVICE = 'cuda'" in source and "It runs on cuda, as the campaign did." in source
+    spec = importlib.util.spec_from_file_location("cuda_repro", folder / "repro.py")
+    repro = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(repro)  # defines, runs nothing (__name__ is not __main__)
+    args, _ = repro.load_inputs(folder / "example.npz", "meta")  # a device this machine has, as CUDA would be
+    leaves = [leaf for leaf in flatten(args) if isinstance(leaf, torch.Tensor)]
+    assert leaves and all(leaf.device.type == "meta" for leaf in leaves)
+
+
 def test_repro_of_a_real_path_shows_its_bug(tmp_path):
     pytest.importorskip("onnxruntime")
     from conformance.paths.records import PATHS, load_framework
@@ -425,7 +448,7 @@ def test_the_reproducer_driver_is_standalone():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert imported <= set(sys.stdlib_module_names) | {"numpy"}, imported
     data = {"PATH": "tf.xla", "RUN_ON": ["example.npz", "inputs.npz"], "LEAF_NAMES": ["x0", "x1.k"],
-            "ARG_NAMES": ["x0", "x1"], "DYNAMIC_AXES": {"x0": [0], "x1.k": []}, "ONNX_OPSET": 17}
+            "ARG_NAMES": ["x0", "x1"], "DYNAMIC_AXES": {"x0": [0], "x1.k": []}, "ONNX_OPSET": 17, "DEVICE": "cuda"}
     source = driver_source(data)
     namespace: dict = {"__name__": "repro", "__file__": "/tmp/repro.py"}
     exec(compile(source, "repro.py", "exec"), namespace)

@@ -30,7 +30,9 @@ class Dialect:
     dict_type: str
     tuple_type: str
     to_numpy: str  # expression turning a tensor `t` into a numpy array
-    from_numpy: str  # expression turning a numpy array `a` into a tensor
+    #: expression turning a numpy array ``{a}`` into a tensor on ``device`` (a variable: ``cpu`` or ``cuda``;
+    #: TensorFlow places a constant where the op reading it runs)
+    from_numpy: str
     method: str = "forward"  # the method a call of the model runs
     #: the size of dim ``{dim}`` of ``{var}`` in a shape test (TensorFlow: ``tf.shape``, as a traced model
     #: needs for a dim that is None in its input_signature)
@@ -59,7 +61,7 @@ TORCH = Dialect(
     dict_type="Dict[str, {0}]",
     tuple_type="Tuple[{0}]",
     to_numpy="{t}.detach().cpu().double().numpy().copy()",  # double: exact, and numpy has no bfloat16
-    from_numpy="torch.from_numpy({a})",
+    from_numpy="torch.from_numpy({a}).to(device)",
     buffer="self.register_buffer({name!r}, torch.from_numpy({value}))",
 )
 
@@ -77,7 +79,7 @@ PADDLE = Dialect(
     dict_type="Dict[str, {0}]",
     tuple_type="Tuple[{0}]",
     to_numpy="{t}.numpy().copy()",
-    from_numpy="paddle.to_tensor({a})",
+    from_numpy="paddle.to_tensor({a}, place='gpu' if device == 'cuda' else 'cpu')",
     buffer="self.register_buffer({name!r}, paddle.to_tensor({value}.astype({np_float!r})))",
 )
 

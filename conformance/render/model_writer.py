@@ -71,22 +71,22 @@ def _watch(k, kind, a, b=None):
 
 _LOADERS = '''
 
-def load_inputs(path):
-    """Inputs saved by conformance: (args, kwargs) from an .npz whose keys are leaf paths."""
+def load_inputs(path, device="cpu"):
+    """Inputs saved by conformance: (args, kwargs) from an .npz whose keys are leaf paths, tensors on device."""
     data = np.load(path)
     kwargs = json.loads(str(data["__kwargs__"]))
     args = []
     for name in ARG_NAMES:
         leaves = {{k: data[k] for k in data.files if k == name or k.startswith(name + ".")}}
-        args.append(_nest(leaves, name, SIGNATURE[name]))
+        args.append(_nest(leaves, name, SIGNATURE[name], device))
     return args, kwargs
 
 
-def _nest(leaves, prefix, shape):
+def _nest(leaves, prefix, shape, device):
     if shape == "tensor":
         return {from_numpy_leaf}
     kind, keys = shape
-    items = [_nest(leaves, f"{{prefix}}.{{k}}", sub) for k, sub in keys]
+    items = [_nest(leaves, f"{{prefix}}.{{k}}", sub, device) for k, sub in keys]
     if kind == "dict":
         return dict(zip([k for k, _ in keys], items))
     return items if kind == "list" else tuple(items)

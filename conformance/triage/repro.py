@@ -32,7 +32,7 @@ from conformance.triage.buckets import TriageBucket
 from conformance.triage.signatures import ANSI
 
 #: The data lines of the driver that are written for each bucket.
-DATA = ("PATH", "RUN_ON", "LEAF_NAMES", "ARG_NAMES", "DYNAMIC_AXES", "ONNX_OPSET")
+DATA = ("PATH", "RUN_ON", "LEAF_NAMES", "ARG_NAMES", "DYNAMIC_AXES", "ONNX_OPSET", "DEVICE")
 
 
 class NoReproducer(Exception):
@@ -58,7 +58,7 @@ def repro_source(bucket: TriageBucket) -> str:
     run_on = ["example.npz"] + (["inputs.npz"] if bucket.failing_input else [])
     data = {"PATH": sig.path_id, "RUN_ON": run_on, "LEAF_NAMES": list(axes),
             "ARG_NAMES": [i.name for i in program.inputs], "DYNAMIC_AXES": axes,
-            "ONNX_OPSET": (bucket.record.detail.onnx or {}).get("requested_opset")}
+            "ONNX_OPSET": (bucket.record.detail.onnx or {}).get("requested_opset"), "DEVICE": bucket.record.device}
     needs = ", ".join([sig.framework if sig.framework != "tf" else "tensorflow", "numpy", *path.requires])
     doc = (f'"""Reproducer: {path.description} ({sig.path_id}) — {sig.outcome}.\n\n'
            f"{sig.key}\n\n"
@@ -66,7 +66,8 @@ def repro_source(bucket: TriageBucket) -> str:
            f"{' and inputs.npz' if len(run_on) > 1 else ''} beside it).\n"
            f"It converts the model on example.npz, runs eager and the converted model on {' and '.join(run_on)},\n"
            f"prints both and the difference, and exits with status 1 while the bug is there.\n"
-           f"Written by conformance triage (bucket {bucket.id}).\n"
+           + (f"It runs on {bucket.record.device}, as the campaign did.\n" if bucket.record.device != "cpu" else "")
+           + f"Written by conformance triage (bucket {bucket.id}).\n"
            '"""\n')
     sections = [render_parts(program, sig.framework).body,
                 f"# ---------------------------------------------------------------- {sig.framework}: prepare, call, "

@@ -26,6 +26,7 @@ LEAF_NAMES = []
 ARG_NAMES = []
 DYNAMIC_AXES = {}
 ONNX_OPSET = None  # the ONNX opset the campaign asked the exporter for (--onnx-opset); None: its default
+DEVICE = "cpu"  # where the campaign ran the model (--device)
 # -- end of data
 
 CONVERT_WITH = "example.npz"
@@ -79,8 +80,8 @@ def differences(got, want):
 def reproduce(Model, load_inputs, prepare, call, to_numpy, convert, run):
     """Convert, run on every input file, compare with eager: the exit status (1 while the bug is there)."""
     np.set_printoptions(precision=6, threshold=40, edgeitems=3)
-    args, kwargs = load_inputs(os.path.join(HERE, CONVERT_WITH))
-    ctx = types.SimpleNamespace(model=prepare(Model(), "cpu", False), args=args, kwargs=kwargs, device="cpu",
+    args, kwargs = load_inputs(os.path.join(HERE, CONVERT_WITH), DEVICE)
+    ctx = types.SimpleNamespace(model=prepare(Model(), DEVICE, False), args=args, kwargs=kwargs, device=DEVICE,
                                 workdir=HERE, tensor_names=LEAF_NAMES, arg_names=ARG_NAMES,
                                 dynamic_axes=DYNAMIC_AXES, kwarg_sets=[kwargs], mode="infer", onnx_opset=ONNX_OPSET)
     try:
@@ -89,14 +90,14 @@ def reproduce(Model, load_inputs, prepare, call, to_numpy, convert, run):
         traceback.print_exc()
         print(f"\nFAILED: {PATH} raised while converting")
         return 1
-    eager_model = prepare(Model(), "cpu", False)
+    eager_model = prepare(Model(), DEVICE, False)
     failed = False
     for name in RUN_ON:
-        args, kwargs = load_inputs(os.path.join(HERE, name))
+        args, kwargs = load_inputs(os.path.join(HERE, name), DEVICE)
         eager = call(eager_model, args, kwargs)
         want = [np.asarray(to_numpy(leaf)) for leaf in output_leaves(eager)]
         print(f"== {name} (kwargs {kwargs})\neager:     {want}")
-        args, kwargs = load_inputs(os.path.join(HERE, name))  # afresh: a path may write into its inputs
+        args, kwargs = load_inputs(os.path.join(HERE, name), DEVICE)  # afresh: a path may write into its inputs
         try:
             got = [np.asarray(to_numpy(leaf)) for leaf in aligned_leaves(run(artifact, args, kwargs), eager)]
         except Exception:
