@@ -257,6 +257,17 @@ def test_the_train_mode_export_record_names_batch_norm_or_dropout_in_train_mode_
     assert not lim.applies(Failure(constructs=("train_mode",), ops=("floor_div",), **diverged), version)
 
 
+def test_cudnns_refusal_to_differentiate_an_rnn_in_eval_is_documented_on_every_autograd_path():
+    """Seen on an H200 (grad mode, a GRU in eval(): eager, script and trace alike); CI has no GPU, so the record's
+    selector is checked on the failure the GPU run recorded."""
+    message = "cudnn RNN backward can only be called in training mode"
+    failure = Failure("run", "grad", ("RuntimeError", "Exception"), message, ops=("gru", "sin"))
+    for pid in ("torch.eager", "torch.script", "torch.trace", "torch.fx", "torch.compile", "torch.export"):
+        assert PATHS[pid].limitation_for(failure, torch.__version__) is limitations.CUDNN_RNN_EVAL_BACKWARD, pid
+    other = Failure("run", "grad", ("RuntimeError", "Exception"), message, ops=("conv2d",))
+    assert PATHS["torch.eager"].limitation_for(other, torch.__version__) is None
+
+
 def test_every_limitation_selects_ops_that_exist():
     from conformance.program.ops import OPS
 

@@ -30,7 +30,7 @@ ONNX_NEEDS = ("onnxruntime", "onnx")
 
 register(
     PathRecord("torch", "eager", "eager nn.Module (the reference, on the chosen device)", conv.eager, conv.call,
-               reference=True, modes=AUTOGRAD_MODES),
+               reference=True, modes=AUTOGRAD_MODES, limitations=lim.CUDA),
     PathRecord("torch", "script", "torch.jit.script", conv.script, conv.call, modes=AUTOGRAD_MODES,
                limitations=lim.SCRIPT),
     # train: trace freezes the example's control flow, and training steps may change it: grad only

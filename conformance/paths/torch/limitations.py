@@ -124,8 +124,19 @@ ONNX_DYNAMO_NO_FUNCTION = Limitation(
     errors=("ConversionError",), message=r"No ONNX function found for", versions=">=2.5",
     reference="https://pytorch.org/docs/stable/onnx_dynamo.html")
 
-EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD)
-COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT)
+# ------------------------------------------------------------------ CUDA
+
+CUDNN_RNN_EVAL_BACKWARD = Limitation(
+    reason="cuDNN differentiates a recurrent layer only in training mode: on CUDA, the backward of an LSTM or GRU of a "
+           "model in eval() is refused ('cudnn RNN backward can only be called in training mode'), in eager too",
+    phase="run", modes=frozenset({"grad", "train"}), errors=("RuntimeError",),
+    message=r"cudnn RNN backward can only be called in training mode", ops=("lstm", "gru"),
+    reference="https://github.com/pytorch/pytorch/issues/5878 (seen on an H200, torch 2.11.0+cu130, 2026-11-28)")
+#: What every path that differentiates on CUDA meets, eager included.
+CUDA = (CUDNN_RNN_EVAL_BACKWARD,)
+
+EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD) + CUDA
+COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT) + CUDA
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
@@ -210,9 +221,9 @@ TRACE_HIDDEN_BRANCH = Limitation(
 
 SCRIPT = (SCRIPT_DROPS_BATCH_NORM, SCRIPT_NAN_GRADIENT, SCRIPT_UNUSED_DROPOUT, SCRIPT_ROTATION_ALIAS,
           SCRIPT_INT_POWER_FLOAT, SCRIPT_CONTINUE_IN_WITH, SCRIPT_UNSUPPORTED_SYNTAX, SCRIPT_STATIC_TYPES,
-          SCRIPT_UNBOUND_OPS)
-TRACE = (TRACE_TENSORS_ONLY, TRACE_COND, TRACE_CHECK_FAST_PATH, CHECK_NEEDS_BOOL, TRACE_HIDDEN_BRANCH)
-FX = (FX_CONTROL_FLOW, FX_PROXY_PYTHON, FX_COND, CHECK_NEEDS_BOOL)
+          SCRIPT_UNBOUND_OPS) + CUDA
+TRACE = (TRACE_TENSORS_ONLY, TRACE_COND, TRACE_CHECK_FAST_PATH, CHECK_NEEDS_BOOL, TRACE_HIDDEN_BRANCH) + CUDA
+FX = (FX_CONTROL_FLOW, FX_PROXY_PYTHON, FX_COND, CHECK_NEEDS_BOOL) + CUDA
 ONNX_INT_KEYED_DICT = Limitation(
     reason="known bug: the TorchScript ONNX exporter hands forward a dict input keyed by ints with its keys made 0-d "
            "tensors (tensor(0), tensor(1)), so `feats[0]` raises KeyError (torch.jit.trace, torch.export and the "
