@@ -98,10 +98,12 @@ XLA_COND_GRADIENT_GRAPH = Limitation(
 
 XLA_COND_SHAPE_GRADIENT = Limitation(
     reason="known bug: differentiating (a tape around the call) a jit_compile function with a dynamic batch and an "
-           "`if` on that size fails where the branch not taken holds a tensor op: XLA compiles that branch's gradient "
-           "for a zero-size tensor ('Incompatible shapes: [0] vs. [5]'); without jit_compile it is right",
-    phase="run", modes=AUTOGRAD, errors=("InvalidArgumentError",), message=r"Incompatible shapes: \[0\] vs\. \[\d+\]",
-    constructs=("if_shape",), outcome=None, versions=">=2.21",
+           "`if` on a tensor (its value or its size) fails where the branch not taken holds a tensor op (tanh, "
+           "batch_norm, a pooling...): XLA compiles that branch's gradient for a zero-size tensor ('Incompatible "
+           "shapes: [0] vs. [5]', '[0,1] vs. [2,1]'); with static shapes, or without jit_compile, it is right",
+    phase="run", modes=AUTOGRAD, errors=("InvalidArgumentError",),
+    message=r"Incompatible shapes: \[0(,\d+)*\] vs\. \[\d+(,\d+)*\]", constructs=("dynamic_dim",), outcome=None,
+    versions=">=2.21",
     reference="found by conformance 2026-11-28 (tensorflow 2.21.0); cases/standalone/tf_xla_cond_shape_gradient.py")
 
 XLA_TENSOR_LIST_BOUNDARY = Limitation(
@@ -187,8 +189,66 @@ ONNX_COND_CONV_CHANNELS = Limitation(
     phase="run", errors=("Fail",), message=r"Input channels C is not equal to kernel channels \* group",
     outcome=None, versions=">=1.17", package="tf2onnx",
     reference="found by conformance 2026-11-27 (tf2onnx 1.17.0, onnxruntime 1.31.1)")
+FOUND_CAMPAIGN = "found by conformance 2026-11-28 (tensorflow 2.21.0, tf2onnx 1.17.0, onnxruntime 1.31.1)"
+ONNX_SCAN_UNTYPED = Limitation(
+    reason="known bug (tf2onnx): the while loop tf.scan builds (the emitters of cummax and cummin scan tf.maximum, "
+           "tf.minimum) fails to convert ('While loop couldn't find scan output index for nodes', logged, not "
+           "raised): tf2onnx keeps its TensorList ops and writes a tensor of undefined type, so onnxruntime refuses "
+           "to load the model ('Invalid tensor data type 0')",
+    errors=("InvalidArgument",), ops=("cummax", "cummin"), message=r"Invalid tensor data type 0", outcome=None,
+    versions=">=1.17", package="tf2onnx",
+    reference=f"{FOUND_CAMPAIGN}; cases/tf-onnx-scan-maximum-invalid-model.json")
+ONNX_RESHAPE_ZERO_DIM = Limitation(
+    reason="known bug (tf2onnx): tf.reshape to a shape with a 0 (an empty tensor) is written as an ONNX Reshape "
+           "without allowzero=1, where a 0 means 'copy the input's dim': past the input's rank onnxruntime refuses "
+           "the model ('Invalid position of 0'), else the copied dim gives another shape and a later broadcast_to "
+           "(Expand) is refused ('Incompatible dimensions')",
+    errors=("Fail",), ops=("reshape_empty",),
+    message=r"Op \(Reshape\) \[ShapeInferenceError\] Invalid position of 0|"
+            r"Op \(Expand\) \[ShapeInferenceError\] Incompatible dimensions",
+    outcome=None, versions=">=1.17", package="tf2onnx",
+    reference="https://github.com/onnx/tensorflow-onnx/issues/2178; cases/standalone/tf_onnx_reshape_zero_dim.py")
+ONNX_INT_MEAN = Limitation(
+    reason="known bug (tf2onnx): tf.reduce_mean of int8 is written as an ONNX ReduceMean on int8, a type ReduceMean "
+           "does not take (no cast around it), so onnxruntime refuses the model ('Type tensor(int8) of input "
+           "parameter ... of operator (ReduceMean) ... is invalid')",
+    errors=("InvalidGraph",), ops=("int_mean",),
+    message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \(\S+\) of operator \(ReduceMean\)",
+    outcome=None, versions=">=1.17", package="tf2onnx",
+    reference=f"{FOUND_CAMPAIGN}; cases/tf-onnx-int8-reduce-mean.json")
+ONNX_INT_FLOOR_DIV = Limitation(
+    reason="known bug (tf2onnx): integer FloorDiv and FloorMod (`//`, tf.math.floormod) are written as ONNX Div, "
+           "which truncates toward zero: with operands of opposite signs the quotient is one too high and the "
+           "remainder has the wrong sign (floats are floored and right)",
+    phase="compare", divergences=("value",), ops=("floor_div", "ceil_div", "remainder"), outcome=None,
+    versions=">=1.17", package="tf2onnx",
+    reference="https://github.com/onnx/tensorflow-onnx/issues/2174; cases/tf2onnx-ceildiv-int32.json, "
+              "cases/tf-onnx-floormod-negative-int.json")
+ONNX_SORT_NAN = Limitation(
+    reason="known divergence: tf.sort (written by tf2onnx as TopK) of a tensor holding NaN: TensorFlow's top_k "
+           "places NaN by its position (tensorflow/tensorflow#117287), ONNX leaves TopK's NaN order undefined "
+           "(onnx/onnx#4716) and onnxruntime places it elsewhere, so the sorted values differ where a NaN is",
+    phase="compare", divergences=("nonfinite",), ops=("sort",), outcome=None, versions=">=1.17", package="tf2onnx",
+    reference="https://github.com/tensorflow/tensorflow/issues/117287; https://github.com/onnx/onnx/issues/4716; "
+              "cases/standalone/tf_onnx_sort_nan.py")
+ONNX_FLOAT_TRUNCATE_DIV = Limitation(
+    reason="known bug (tf2onnx): tf.truncatediv of floats is written as a plain ONNX Div, without rounding the "
+           "quotient toward zero (integers truncate in Div and are right): 0.5 / 2 gives 0.25 where TensorFlow "
+           "gives 0",
+    phase="compare", divergences=("value",), ops=("trunc_div",), outcome=None, versions=">=1.17", package="tf2onnx",
+    reference=f"{FOUND_CAMPAIGN}; cases/tf-onnx-float-truncatediv.json")
+FREEZE_ASSIGN_IN_COND = Limitation(
+    reason="known bug: freezing variables (convert_variables_to_constants_v2, as tf2onnx does) fails where a "
+           "variable is written inside a tf.cond branch (batch_norm's running statistics in train(), a state "
+           "update under a tensor `if`): the branch's AssignVariableOp gets the frozen float value where it needs "
+           "the variable ('input resource[0] expected type resource != float')",
+    errors=("InvalidArgumentError",), message=r"input resource\[\d+\] expected type resource != float",
+    outcome=None, versions=">=2.21",
+    reference="https://github.com/tensorflow/tensorflow/issues/91313; cases/tf-onnx-assign-in-cond-frozen.json")
 ONNX = TRACED + (ONNX_DICT_OUTPUT_LIST, ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT,
-                 ONNX_LOOP_COUNTER_SHAPE, ONNX_UNCONVERTED_OP, ONNX_COND_CONV_CHANNELS)
+                 ONNX_LOOP_COUNTER_SHAPE, ONNX_UNCONVERTED_OP, ONNX_COND_CONV_CHANNELS, ONNX_SCAN_UNTYPED,
+                 ONNX_RESHAPE_ZERO_DIM, ONNX_INT_MEAN, ONNX_FLOAT_TRUNCATE_DIV, ONNX_INT_FLOOR_DIV, ONNX_SORT_NAN,
+                 FREEZE_ASSIGN_IN_COND)
 
 # ------------------------------------------------------------------ the TF1 graph in a session
 
