@@ -10,8 +10,8 @@ tf2onnx's harness):
    ``assert_close``'s per-dtype defaults), or, given an fp64 reference ``r``, if its error against
    ``r`` is within ``multiplier`` times the rounding noise expected at that element, plus the same
    tolerance: ``|c - r| <= m * noise + atol + rtol*|r|``. The noise at an element is the largest of
-   eager's own error there ``|e - r|``, how far eager moves when its inputs are nudged by one ulp
-   (``noise``, when given: it measures cancellation that eager happened to get right), and eager's
+   eager's own error there ``|e - r|``, how far eager moves when its inputs and weights are nudged by one
+   ulp (``noise``, when given: it measures cancellation that eager happened to get right), and eager's
    worst error in the tensor scaled by the element's magnitude relative to the tensor's largest. So
    reordered sums and fused kernels are not reported, while a value of magnitude ~1 off by 1e-4
    relative is, also beside much larger values. ``ptol`` allows a fraction of failing elements
@@ -228,7 +228,7 @@ def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[flo
     """Compare a candidate output tree with eager's (numpy arrays in nested tuple/list/dict).
 
     :param reference: eager's output computed in float64 (same structure), or None.
-    :param noise: eager's output on inputs nudged by one ulp (same structure), or None: a per-element
+    :param noise: eager's output with inputs and weights nudged by one ulp (same structure), or None: a per-element
         measure of rounding sensitivity, used with ``reference``.
     :param rtol, atol: override the per-dtype defaults of :data:`TOLERANCES`.
     :param multiplier: how many times the expected rounding noise the candidate may have.

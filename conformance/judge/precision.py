@@ -6,7 +6,7 @@ computed in (``u = 2**-8`` for bfloat16, ``2**-11`` for float16, ``2**-24`` for 
 a reduced dtype ``D`` is expected to be off from the exact (fp64) result by about ``u_D / u_fp32`` times
 what fp32 eager is off. Per element, with ``e`` the fp32 eager output, ``r`` the fp64 one, and ``noise``
 the oracle's per-element fp32 rounding noise (the largest of ``|e - r|``, how far eager moves when its
-inputs are nudged by one ulp, and the tensor's worst error scaled by the element's magnitude; see
+inputs and weights are nudged by one ulp, and the tensor's worst error scaled by the element's magnitude; see
 :mod:`conformance.oracle`), a candidate ``c`` passes where
 
     ``|c - e| <= atol_D + rtol_D * |e|``   or   ``|c - r| <= m * (u_D / u_fp32) * noise + atol_D + rtol_D * |r|``

@@ -26,7 +26,15 @@ import numpy as np
 from conformance.judge.effects import before_call, discard_after_unstable, effects_unsupported, put_back, state_kept
 from conformance.judge.modes import INFER, InputRun, Judged, Mode, Prepared, ReplayUnavailable, set_training
 from conformance.judge.oracle import finite_or_none
-from conformance.paths.records import MODES, ConvertContext, Failure, PathRecord, load_framework, missing_requirements
+from conformance.paths.records import (
+    MODES,
+    ConvertContext,
+    Failure,
+    Framework,
+    PathRecord,
+    load_framework,
+    missing_requirements,
+)
 from conformance.program.case import Case, map_tree, materialize
 from conformance.program.effects import stateful
 from conformance.program.program import tensor_names
@@ -78,8 +86,11 @@ def prepare(case: Case, framework: str) -> Prepared:
                      (probed64, set_training(fw, fw.prepare(probed64.Model(), "cpu", True), training))),
                     training, program)
     with_state = stateful(program)  # one model per eager run, making every call in order
+    # the noise run's own model, its weights nudged too: a sum of products with the weights that cancels (a
+    # linear layer) moves as much as its terms' rounding, which nudging the inputs alone may not show
+    prep.noise_model = set_training(fw, fw.prepare(probed32.Model(), "cpu", False), training)
+    nudge_weights(fw, prep.noise_model, program, np.random.default_rng([program.seed, 3]))
     if with_state:
-        prep.noise_model = set_training(fw, fw.prepare(probed32.Model(), "cpu", False), training)
         prep.reruns_mismatches = False
     for i, inputs in enumerate(case.inputs):
         args, kwargs = materialize(program, inputs)
@@ -103,6 +114,18 @@ def nudge(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if a.dtype.kind != "f":
         return a
     return np.nextafter(a, np.where(rng.random(a.shape) < 0.5, -np.inf, np.inf).astype(a.dtype))
+
+
+def nudge_weights(fw: Framework, model, program, rng: np.random.Generator) -> None:
+    """:func:`nudge` the float32 and float64 parameters and buffers of ``model`` (by the program's names), in
+    place; weights of a reduced dtype stay (one float32 ulp rounds back to them)."""
+    if fw.autograd is None:
+        return
+    for q in program.params:
+        weight = getattr(model, q.name)
+        values = fw.to_numpy(weight)
+        if values.dtype in (np.float32, np.float64):
+            fw.autograd.assign(weight, nudge(values, rng))
 
 
 def _limitation_text(lim) -> str:
