@@ -76,7 +76,7 @@ register(
     PathRecord("paddle", "to_static_amp", f"paddle.amp.auto_cast(level={AMP['level']!r}, dtype={AMP['dtype']!r}) "
                "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against "
                "fp32 eager with the bfloat16 tolerance rule", to_static_amp, call, specializes=KWARGS,
-               limitations=known.STATIC + (known.AMP_NO_CPU_BF16, known.AMP_NO_BF16_KERNEL), precision=AMP["dtype"],
+               limitations=known.STATIC_AMP, precision=AMP["dtype"],
                files=(CALLERS_TEMPLATE,)),
     PathRecord("paddle", "to_static_spec_from_tensor", "paddle.jit.to_static(full_graph=True) with the input_spec "
                "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, "
@@ -95,7 +95,7 @@ register(
                specializes=KWARGS, limitations=known.SAVED + (known.FUNCTION_PARAMETERS,), files=(CALLERS_TEMPLATE,)),
     PathRecord("paddle", "inference", "Paddle Inference predictor on the jit.save'd model (on the CPU with oneDNN, "
                "Paddle Inference's default) " + _SAVE_NOTE, saved.inference, run, specializes=KWARGS,
-               limitations=known.PREDICTOR + (known.PREDICTOR_REORDER,)),
+               limitations=known.PREDICTOR_ONEDNN),
     PathRecord("paddle", "inference_no_onednn", "Paddle Inference predictor on the jit.save'd model, on the CPU with "
                "oneDNN off (config.disable_onednn(): Paddle's own CPU kernels) " + _SAVE_NOTE,
                functools.partial(saved.inference, onednn=False), run, specializes=KWARGS,

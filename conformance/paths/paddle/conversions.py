@@ -53,7 +53,8 @@ def call(fn, args, kwargs):
 #: What the latest conversion of each path showed about itself (by the path's workdir name, ``ctx.workdir``), for
 #: the known bugs a comparison alone cannot tell apart: ``eval_program`` (to_static of a layer in eval() in a mode
 #: that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor twice),
-#: ``output_is_input`` (a saved program returns an input where forward computed an output from it), and, from its
+#: ``output_is_input`` (a saved program returns an input where forward computed an output from it),
+#: ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true), and, from its
 #: runs, ``wrote_inputs`` (the program wrote into its input tensors). Conformance's known-bug records select on them
 #: (conformance.paths.paddle.limitations); a reproducer ignores them.
 FACTS: dict = {}

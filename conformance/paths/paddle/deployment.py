@@ -33,7 +33,7 @@ def inference_no_ir_optim(ctx):
     saved, without the inference passes (fusions, constant folding, layout changes) the default predictor applies;
     otherwise configured as the default (the CPU, oneDNN on)."""
     prefix, static = save_static(ctx)
-    note(ctx, **saved_facts(static))
+    note(ctx, **saved_facts(static, prefix=prefix))
     order = program_order(static)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":
@@ -53,7 +53,7 @@ def openvino_model(ctx):
     import openvino as ov
 
     prefix, static = save_static(ctx)
-    note(ctx, **saved_facts(static))
+    note(ctx, **saved_facts(static, prefix=prefix))
     model_file = prefix + ".pdmodel" if os.path.exists(prefix + ".pdmodel") else prefix + ".json"
     return OpenVinoModel(ov.convert_model(model_file), ctx.tensor_names, to_numpy, F32)
 

@@ -29,7 +29,7 @@ DEPLOYMENT_PATHS = (
     PathRecord("paddle", "inference_no_ir_optim", "Paddle Inference predictor on the jit.save'd model with "
                "config.switch_ir_optim(False) (no inference passes; the CPU, oneDNN on, as the default predictor) "
                + SAVE_NOTE, deploy.inference_no_ir_optim, run, specializes=KWARGS,
-               limitations=known.PREDICTOR + (known.PREDICTOR_REORDER,)),
+               limitations=known.PREDICTOR_ONEDNN),
     PathRecord("paddle", "openvino", "openvino.convert_model of the jit.save'd inference model, compiled for the CPU "
                "in float32 " + SAVE_NOTE, deploy.openvino_model, run, specializes=KWARGS,
                limitations=known.SAVED + (OPENVINO_NO_PIR,), requires=("openvino",), devices=("cpu",),

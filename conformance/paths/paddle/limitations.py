@@ -207,11 +207,12 @@ TENSOR_ARRAY_REVERSED = Limitation(
     reference="found by conformance 2026-11-23 (paddle 3.3.1)")
 AMP_NO_BF16_KERNEL = Limitation(
     reason="known bug: paddle.amp.auto_cast(O1, bfloat16) in a to_static program feeds bfloat16 to operators that "
-           "have no bfloat16 kernel on the CPU (max_pool2d_with_index of adaptive max pooling, einsum, median...), "
+           "have no bfloat16 kernel on the CPU (max_pool2d_with_index of adaptive max pooling, einsum, median, "
+           "atan2...), "
            "instead of keeping them in float32: the program fails to build ('Check data type error for op: einsum, "
            "input: x, x.dtype: bfloat16, and expected_dtype: ... float32, float64')",
     errors=("TypeError",), outcome=None, versions=">=3.0",
-    message=r"Check data type error for op: \w+, input: \w+, x\.dtype: bfloat16",
+    message=r"Check data type error for op: \w+, input: (\w+), \1\.dtype: bfloat16",
     reference="found by conformance 2026-11-23 (paddle 3.3.1), seed-1 to_static_amp campaign")
 
 # ... and known bugs that need a fact of the conversion to be told apart.
@@ -291,7 +292,8 @@ IF_EMPTY_TENSOR_RANK = Limitation(
     reference="cases/paddle-to-static-if-empty-tensor-axis.json; cases/standalone/paddle_if_empty_tensor_axis.py")
 SIGNBIT_DYNAMIC_DIM = Limitation(
     reason="known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program runs "
-           "('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, -1 read as 0)",
+           "('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, -1 read as 0); "
+           "SOT too, once a new batch size makes it translate with a dynamic dim",
     errors=("ValueError",), message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
     outcome=None, versions=">=3.3", reference="cases/paddle-to-static-signbit-dynamic-dim.json")
 
@@ -324,6 +326,147 @@ SOT_ROTATION_INPLACE = Limitation(
     reference="found by conformance 2026-11-28 (paddle 3.3.1) transplanting pytorch#75794; "
               "cases/torch-script-tuple-rotation-inplace.json")
 
+#: ... the same, where the error's message quotes no Python line (a program run with autograd, the failing copysign
+#: inside a pd_op.if): the dynamic dim read as 0 shows in the first shape.
+SIGNBIT_DYNAMIC_DIM_UNQUOTED = replace(
+    SIGNBIT_DYNAMIC_DIM, ops=("signbit",),
+    message=r"Broadcast dimension mismatch\. Operands could not be broadcast together with the shape of X = \[0, ")
+
+# What the seed-0 campaign of 2026-11-28 found (paddle 3.3.1).
+TILE_BOOL_NEEDS_STOP_GRADIENT = Limitation(
+    reason="known bug: paddle.tile of a bool tensor computed from an input that needs a gradient (`m = "
+           "paddle.isnan(x); paddle.tile(m, [1, 2])`) does not convert: in a static program the bool result is not "
+           "marked stop_gradient (in dygraph it is), and static tile refuses a bool input that is not ('When the date "
+           "type is bool for the input 'x' of tile op, you must set its stop_gradient to be True'); dygraph runs it",
+    errors=("ValueError",), message=r"When the date type is bool for the input 'x' of tile op", outcome=None,
+    versions=">=3.0", reference="https://github.com/PaddlePaddle/Paddle/issues/45039 (an op's output "
+                                "stop_gradient=False under to_static where dygraph gives True); found by conformance "
+                                "2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 62be9d36c313; "
+                                "cases/paddle-to-static-tile-bool-stop-gradient.json")
+LOADED_INTEGER_GRADIENT = Limitation(
+    reason="known bug: the backward of a loaded layer (jit.load, train()) accumulates gradients for an integer or "
+           "bool tensor used twice (`y = paddle.stack([k, k], 0)` of an int8 input), and fails to build: 'Check data "
+           "type error for op: add_n, input: inputs, inputs.dtype: uint8'; dygraph and to_static train it (no "
+           "gradient flows through integers)",
+    phase="run", modes=AUTOGRAD, errors=("TypeError",),
+    message=r"Check data type error for op: add_n, input: inputs, inputs\.dtype: (bool|u?int8|int16)\b",
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e68d7a534b50; "
+              "cases/standalone/paddle_loaded_integer_gradient.py (the corpus replays inference only)")
+
+ZERO_SIZE_THROUGH_IF = Limitation(
+    reason="known bug: a zero-size tensor that an AST to_static program returns through a pd_op.if (on a tensor, "
+           "`if y.sum() < t: return [e, z]` with e of shape [0, 5, 3], or on a dynamic dim) comes back uninitialized "
+           "(no memory; dygraph returns an empty tensor): with autograd an op on it fails ('Tensor not initialized "
+           "yet when DenseTensor::place() is called'), and so does the backward into the program ('The input tensor "
+           "output_grad_0 (or Fake_var) of RunProgram(Grad)Op should be initialized'); a loaded layer (jit.load) too",
+    phase="run", modes=AUTOGRAD, errors=("ValueError", "RuntimeError"), constructs=("if_tensor", "if_shape"),
+    message=r"The input tensor (output_grad_\d+|Fake_var) of RunProgram\(Grad\)Op should be initialized"
+            r"|Tensor not initialized yet when DenseTensor::place\(\) is called",
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 8aed360b1c84; "
+              "cases/standalone/paddle_zero_size_output_through_if.py (the corpus replays inference only)")
+EARLY_RETURN_REBOUND_NO_GRADIENT = Limitation(
+    reason="known bug: `if x.mean() < t: return x` (not taken), then `x = -x; return x`: through the AST to_static "
+           "program (a layer in train()) the gradient with respect to x is 0 where dygraph gives -1 per element, so "
+           "input and parameter gradients, and the training steps after them, differ; `return -x` without rebinding "
+           "x is right, and so is SOT",
+    phase="compare", modes=AUTOGRAD, divergences=("value",), constructs=("early_return",), outcome=None,
+    versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 2dad9d459902; "
+              "cases/standalone/paddle_early_return_rebound_no_gradient.py (the corpus replays inference only)")
+SAVED_TRAIN_AS_INFERENCE = Seen(
+    reason="known bug: jit.save of a layer in train() writes its batch norm and dropout for inference (is_test=true: "
+           "batch norm on the running statistics, dropout off), so the loaded layer, a predictor and the ONNX graph "
+           "compute another function than the layer in train() (the inference face of the loaded layer's "
+           "LoadedForInference refusal)",
+    phase="compare", modes=frozenset({"infer"}), divergences=("value", "nonfinite"), fact="saved_for_inference",
+    outcome=None, versions=">=3.0",
+    reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign "
+              "seed 0, cases 09ed1a2c7ee1, 12cf167135c9; cases/paddle-jit-save-train-batch-norm-for-inference.json")
+#: The IR ops whose oneDNN kernels PIR's inplace pass was seen to make write into a value read again later.
+ONEDNN_INPLACE_OPS = ("expm1", "silu", "floor", "ceil", "sin", "cos", "reciprocal", "hardtanh", "cumsum", "pow",
+                      "pow_scalar", "int_pow", "pow_fraction", "floor_div", "floor_divide_scalar", "ceil_div")
+PREDICTOR_ONEDNN_INPLACE = Limitation(
+    reason="known bug: in a Paddle Inference predictor with oneDNN (IR optimisation on or off), PIR's inplace pass "
+           "makes an operator (expm1, silu, floor, ceil, sin, cos, reciprocal, hardtanh, cumsum, pow, floor_divide...) "
+           "write its result into its input although that value is read again: `y = -x; z = paddle.expm1(y); return "
+           "z + y` returns 2 * expm1(-x); without oneDNN, or with FLAGS_pir_apply_inplace_pass=0, it is right",
+    phase="compare", divergences=("value", "nonfinite"), ops=ONEDNN_INPLACE_OPS, outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 626c1dbaef9a; "
+              "cases/paddle-inference-onednn-inplace-expm1.json; cf. PaddlePaddle/Paddle#30588 (the legacy oneDNN "
+              "inplace pass, switched off for wrong results)")
+PREDICTOR_ONEDNN_EMPTY_MATMUL = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN returns uninitialized memory (garbage, up to 1e26) for "
+           "paddle.matmul over a zero-size contraction dim (`matmul(x, x, transpose_y=True)`, x of shape [2, 3, 0]), "
+           "where dygraph, and the predictor without oneDNN, give zeros",
+    phase="compare", divergences=("value", "nonfinite"), ops=("matmul_empty",), outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases d463d325ce20, "
+              "46872843bce0 (flaky: the garbage is sometimes 0); "
+              "cases/standalone/paddle_inference_onednn_empty_matmul.py")
+
+PREDICTOR_ONEDNN_ZERO_SIZE = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN fails with a bare 'std::exception': on `-x` for a "
+           "zero-size x (shape [4, 0, 0, 5]; without oneDNN it returns the empty result), and in a program of "
+           "negations, erf and a while loop on float64 and subnormal inputs (case 6c128ce435b9, not minimised "
+           "further)",
+    phase="run", errors=("RuntimeError",), message=r"^std::exception\s*$", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases a11e3a2dd274, "
+              "6c128ce435b9, d0958839fa1e; cases/paddle-inference-onednn-zero-size-std-exception.json")
+PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN and its IR optimisation off cannot run "
+           "F.interpolate(x, size=[...], mode='nearest'): 'ConvertPirAttribute2RuntimeAttribute not support "
+           "[pir::ArrayAttribute<pir::DoubleAttribute>]' (the oneDNN instruction cannot pass the scale attribute)",
+    phase="run", errors=("NotImplementedError",),
+    message=r"ConvertPirAttribute2RuntimeAttribute not support \[pir::ArrayAttribute<pir::DoubleAttribute>\]",
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e8ddbe1a7fe7; "
+              "cases/paddle-inference-onednn-interpolate-array-attribute.json")
+P2O_REPEAT_INTERLEAVE_TILE = Limitation(
+    reason="known bug: paddle2onnx writes paddle.repeat_interleave(x, 2, axis) as an ONNX Tile whose repeats have "
+           "another length than x's rank: onnxruntime refuses to run it (''repeat' input tensor must have the same "
+           "length as the 'input' tensor')",
+    phase="run", ops=("repeat_interleave",),
+    message=r"running Tile node\..*'repeat' input tensor must have the same length as the 'input' tensor",
+    outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0, onnxruntime 1.31), campaign seed 0, case "
+              "d6936e4c589c; cases/paddle-onnx-repeat-interleave-tile.json")
+WHILE_DETACHED_BACKWARD = Limitation(
+    reason="known bug: the backward of an AST to_static program (or a loaded one) through two while loops on tensor "
+           "conditions, one reading a detached value (`v2 = v2.detach()`; `while ...: v5 = -v2; v1 = -v1`; `while "
+           "...: v13 = v1 + v2; v0 = -v0`), fails to build: ir_backward passes a None gradient to call_vjp() "
+           "('incompatible function arguments')",
+    phase="run", modes=AUTOGRAD, errors=("TypeError",), message=r"call_vjp\(\): incompatible function arguments",
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case bba6a6965ef5; "
+              "cases/standalone/paddle_while_backward_build_errors.py (the corpus replays inference only)")
+WHILE_IF_BACKWARD_NO_BLOCK = Limitation(
+    reason="known bug: the backward of an AST to_static program through `while i < 1 and x.max() < -0.5: if x.min() "
+           "< 0.5: z = -x` then `x = -y` fails to build: ir_backward asks the block of a value that no operator "
+           "defines ('NoneType' object has no attribute 'get_parent_block', in value_in_block)",
+    phase="run", modes=AUTOGRAD, errors=("AttributeError",),
+    message=r"value_in_block[\s\S]*'NoneType' object has no attribute 'get_parent_block'", outcome=None,
+    versions=">=3.0", reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case "
+                                "9e5c37096acc; cases/standalone/paddle_while_backward_build_errors.py")
+
+AMP_EMPTY_MATMUL_OUTPUT = Limitation(
+    reason="known bug: a to_static program under paddle.amp.auto_cast(O1, bfloat16) that returns paddle.matmul over a "
+           "zero-size contraction dim (x of shape [2, 1, 0], `matmul(x, x, transpose_y=True)`) leaves its output "
+           "undefined: the first run fails ('dst_tensor `` shall be defined', run_program) or segfaults in "
+           "CreateTensorFromValue; dygraph gives zeros",
+    errors=("ValueError",), message=r"dst_tensor `[^`]*` shall be defined", ops=("matmul_empty",), outcome=None,
+    versions=">=3.0", reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case "
+                                "19e6a7a5db30; cases/standalone/paddle_amp_empty_matmul_segv.py")
+
+PREDICTOR_ONEDNN_BATCH_NORM_TRAINING = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN runs a batch norm that the saved model keeps in "
+           "training mode (is_test=false: a layer saved in train(), its batch norm in a branch after `if x.mean() < t: "
+           "return x`) on the running statistics instead of the batch's; without oneDNN the predictor is right",
+    phase="compare", divergences=("value", "nonfinite"), constructs=("train_mode",), ops=("batch_norm",),
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases 2dad9d459902, "
+              "506ca4c17b23; cases/standalone/paddle_inference_onednn_batch_norm_training.py")
+
 # ------------------------------------------------------------------ what each path registers
 
 #: Every path through AST to_static (a refusal of the program may come with a later input set's shapes or values, or,
@@ -334,16 +477,22 @@ STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_R
           TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK,
           IF_EMPTY_TENSOR_RANK, replace(IF_EMPTY_TENSOR_RANK, phase="run"), SIGNBIT_DYNAMIC_DIM,
           replace(SIGNBIT_DYNAMIC_DIM, phase="run"), INPLACE_API_KEYWORDS, INPLACE_STATEMENT_DROPPED,
-          STATIC_NO_SHORT_CIRCUIT)
+          STATIC_NO_SHORT_CIRCUIT, TILE_BOOL_NEEDS_STOP_GRADIENT, replace(TILE_BOOL_NEEDS_STOP_GRADIENT, phase="run"),
+          SIGNBIT_DYNAMIC_DIM_UNQUOTED, replace(SIGNBIT_DYNAMIC_DIM_UNQUOTED, phase="run"))
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")),
-       replace(INPLACE_API_KEYWORDS, errors=("InnerError",)), SOT_ROTATION_INPLACE)
+       replace(INPLACE_API_KEYWORDS, errors=("InnerError",)), SOT_ROTATION_INPLACE,
+       replace(SIGNBIT_DYNAMIC_DIM, phase="run"))
+#: to_static under paddle.amp.auto_cast (bfloat16).
+STATIC_AMP = STATIC + (AMP_NO_CPU_BF16, AMP_NO_BF16_KERNEL, AMP_EMPTY_MATMUL_OUTPUT,
+                       replace(AMP_EMPTY_MATMUL_OUTPUT, phase="run"))
 #: What autograd through a to_static program meets.
 STATIC_TRAINING = (EVAL_NO_GRADIENTS, DETACHED_BRANCH_STOPS_GRADIENT, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD,
                    CSE_UNREGISTERED_OP, EVAL_NO_BACKWARD_TRAINING)
 #: ... through an AST one (SOT builds its programs otherwise).
-AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE,)
+AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE, ZERO_SIZE_THROUGH_IF, EARLY_RETURN_REBOUND_NO_GRADIENT,
+                                  WHILE_DETACHED_BACKWARD, WHILE_IF_BACKWARD_NO_BLOCK)
 #: to_static with the input_spec from the example tensors: a call with a new shape converts again, so a refusal can
 #: come while running.
 SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"),)
@@ -363,10 +512,17 @@ RNN_TO_DEVICE = Limitation(
                                  "`paddle.nn.GRU(4, 6).to(device=paddle.CPUPlace())` raises (no case file: the "
                                  "replay of a hand-written case moves the eager model too)")
 #: Every path through jit.save.
-SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT, LOADED_TENSORS_ONLY, RNN_TO_DEVICE)
+SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT, LOADED_TENSORS_ONLY, RNN_TO_DEVICE,
+                  SAVED_TRAIN_AS_INFERENCE)
 #: The loaded layer, also fine-tuned.
-LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS)
+LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS,
+                                  LOADED_INTEGER_GRADIENT)
 #: A Paddle Inference predictor.
 PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own first: they name its errors best
+#: ... with oneDNN (Paddle Inference's default on the CPU).
+PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER, PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL,
+                                PREDICTOR_ONEDNN_ZERO_SIZE, PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE,
+                                PREDICTOR_ONEDNN_BATCH_NORM_TRAINING)
 #: paddle2onnx on onnxruntime.
-ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK)
+ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK,
+                P2O_REPEAT_INTERLEAVE_TILE)

@@ -79,13 +79,25 @@ def program_order(static) -> list[int]:
     return output_order(program_nest(static))
 
 
-def saved_facts(static, loaded_program: str = "") -> dict:
+#: An operator of a saved model (its ``.json``) written for inference: ``is_test`` true.
+SAVED_IS_TEST = re.compile(r'"D":true\},"N":"is_test"')
+
+
+def saved_facts(static, loaded_program: str = "", prefix: str = "", training=None) -> dict:
     """What saving did to forward's outputs that a comparison alone cannot say: ``duplicate_outputs`` (forward
-    returns one tensor twice: the saved program returns it once) and, given the loaded program's text,
-    ``output_is_input`` (the loaded program returns more of its inputs, unchanged, than forward does: an output
-    computed from an input was replaced by the input)."""
+    returns one tensor twice: the saved program returns it once); ``saved_for_inference`` (the layer is in train(),
+    ``training``, None: ``static``'s own mode, and the saved model, the loaded program's text or else ``prefix``'s
+    files, runs an operator with ``is_test`` true: batch norm on its running statistics, dropout off); and, given
+    the loaded program's text, ``output_is_input`` (the loaded program returns more of its inputs, unchanged, than
+    forward does: an output computed from an input was replaced by the input)."""
     values = paddle_flatten(program_nest(static))
     facts = {"duplicate_outputs": len({v.id for v in values}) < len(values)}
+    if getattr(static, "training", False) if training is None else training:
+        if loaded_program:
+            facts["saved_for_inference"] = bool(IS_TEST.search(loaded_program))
+        elif prefix and os.path.exists(prefix + ".json"):
+            with open(prefix + ".json") as f:
+                facts["saved_for_inference"] = bool(SAVED_IS_TEST.search(f.read()))
     if loaded_program:
         inputs = set(re.findall(r'\((%\d+)\) = "pd_op\.data"', loaded_program))
         returned = re.findall(r'"builtin\.shadow_output" \((%\d+)\)', loaded_program)
@@ -211,7 +223,7 @@ def jit_load_function(ctx):
     static = paddle.jit.to_static(function, input_spec=input_spec(ctx), full_graph=True)
     paddle.jit.save(static, prefix)
     layer = paddle.jit.load(prefix)
-    note(ctx, **saved_facts(static, str(layer.program())))
+    note(ctx, **saved_facts(static, str(layer.program()), training=ctx.model.training))
     return Flat(layer, program_order(static))
 
 
@@ -251,7 +263,7 @@ def inference(ctx, onednn: bool = True):
     """A Paddle Inference predictor on the saved model; on the CPU with oneDNN (Paddle Inference's default) or
     without (Paddle's own CPU kernels)."""
     prefix, static = save_static(ctx)
-    note(ctx, **saved_facts(static))
+    note(ctx, **saved_facts(static, prefix=prefix))
     order = program_order(static)
     config = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
     if ctx.device == "cuda":

@@ -5,7 +5,9 @@ takes a pair per dim from the first (the emitters write each framework's order),
 spatial dims of ``[N, C, L]``, ``[N, C, H, W]`` or ``[N, C, D, H, W]`` (a 3-d pad adds and removes the batch
 dim of one volume ``[C, D, H, W]``); TensorFlow pads with a pair per dim and has no replicate or circular
 mode (a helper: :func:`~conformance.program.ops.helper_code.tf_pad_edges`). Reflect pads are smaller than
-the padded dim, circular ones no larger.
+the padded dim, circular ones no larger. Paddle's ``pad_negative`` gives negative pads for the spatial dims of
+``[N, C, ...]`` (which Paddle crops with); for other ranks it crops by slicing, then pads (Paddle refuses a
+negative pad given for every dim).
 """
 
 from __future__ import annotations
@@ -70,7 +72,16 @@ def _pad_fields(ts, a) -> dict:
     t, pads = ts[0], a["pads"]
     torch = [p for pair in reversed(pads) for p in pair]
     everything = [[0, 0]] * (t.rank - len(pads)) + [list(pair) for pair in pads]
+    sizes = t.shape[t.rank - len(pads):]
+    crop = [f"{max(0, -b)}:{n + min(0, e)}" for n, (b, e) in zip(sizes, pads)]
+    grown = [[0, 0]] * (t.rank - len(pads)) + [[max(0, b), max(0, e)] for b, e in pads]
+    # Paddle's F.pad crops with negative pads given for the spatial dims of [N, C, ...] (torch's order); given for
+    # every dim it refuses them (its pad kernel: paddings >= 0), so other ranks crop by slicing first
+    spatial = len(pads) == t.rank - 2
+    cropped = not spatial and any(min(pair) < 0 for pair in pads)
     return {"torch_pads": torch, "paddle_constant": [p for pair in everything for p in pair], "tf_pads": everything,
+            "paddle_crop": f"[..., {', '.join(crop)}]" if cropped else "",
+            "paddle_grow": torch if spatial else [p for pair in grown for p in pair],
             "tf_pairs": [list(pair) for pair in pads], "add_batch": ".unsqueeze(0)" if len(pads) == 3 else "",
             "drop_batch": ".squeeze(0)" if len(pads) == 3 else ""}
 
@@ -90,7 +101,7 @@ _pad("pad_constant", "constant", "constant padding of the last 1-3 dims (value 0
      bound=lambda ivs, a, ts: hull(*ivs[0], a["value"]))
 _pad("pad_negative", "constant", "constant padding with negative pads (cropping) of the last 1-3 dims",
      {"torch": "F.pad({0}, {torch_pads}, mode='constant', value={value})",
-      "paddle": "F.pad({0}, {paddle_constant}, mode='constant', value={value})"}, low=-2,
+      "paddle": "F.pad({0}{paddle_crop}, {paddle_grow}, mode='constant', value={value})"}, low=-2,
      bound=lambda ivs, a, ts: hull(*ivs[0], a["value"]),
      missing={"tf": "tf.pad takes no negative paddings (TensorFlow users crop by slicing)"})
 _SPATIAL = "F.pad({{0}}{{add_batch}}, {{torch_pads}}, mode='{mode}'){{drop_batch}}"
