@@ -11,6 +11,7 @@ of a path that applies names a failure, so their order matters.
 from dataclasses import dataclass, replace
 
 from conformance.paths.paddle.conversions import FACTS, NoBfloat16Kernels
+from conformance.paths.paddle.onednn_limitations import ONEDNN
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
 from conformance.paths.records import Limitation
 
@@ -385,43 +386,6 @@ SAVED_TRAIN_AS_INFERENCE = Seen(
     reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign "
               "seed 0, cases 09ed1a2c7ee1, 12cf167135c9; cases/paddle-jit-save-train-batch-norm-for-inference.json")
 #: The IR ops whose oneDNN kernels PIR's inplace pass was seen to make write into a value read again later.
-ONEDNN_INPLACE_OPS = ("expm1", "silu", "floor", "ceil", "sin", "cos", "reciprocal", "hardtanh", "cumsum", "pow",
-                      "pow_scalar", "int_pow", "pow_fraction", "floor_div", "floor_divide_scalar", "ceil_div")
-PREDICTOR_ONEDNN_INPLACE = Limitation(
-    reason="known bug: in a Paddle Inference predictor with oneDNN (IR optimisation on or off), PIR's inplace pass "
-           "makes an operator (expm1, silu, floor, ceil, sin, cos, reciprocal, hardtanh, cumsum, pow, floor_divide...) "
-           "write its result into its input although that value is read again: `y = -x; z = paddle.expm1(y); return "
-           "z + y` returns 2 * expm1(-x); without oneDNN, or with FLAGS_pir_apply_inplace_pass=0, it is right",
-    phase="compare", divergences=("value", "nonfinite"), ops=ONEDNN_INPLACE_OPS, outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 626c1dbaef9a; "
-              "cases/paddle-inference-onednn-inplace-expm1.json; cf. PaddlePaddle/Paddle#30588 (the legacy oneDNN "
-              "inplace pass, switched off for wrong results)")
-PREDICTOR_ONEDNN_EMPTY_MATMUL = Limitation(
-    reason="known bug: a Paddle Inference predictor with oneDNN returns uninitialized memory (garbage, up to 1e26) for "
-           "paddle.matmul over a zero-size contraction dim (`matmul(x, x, transpose_y=True)`, x of shape [2, 3, 0]), "
-           "where dygraph, and the predictor without oneDNN, give zeros",
-    phase="compare", divergences=("value", "nonfinite"), ops=("matmul_empty",), outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases d463d325ce20, "
-              "46872843bce0 (flaky: the garbage is sometimes 0); "
-              "cases/standalone/paddle_inference_onednn_empty_matmul.py")
-
-PREDICTOR_ONEDNN_ZERO_SIZE = Limitation(
-    reason="known bug: a Paddle Inference predictor with oneDNN fails with a bare 'std::exception': on `-x` for a "
-           "zero-size x (shape [4, 0, 0, 5]; without oneDNN it returns the empty result), and in a program of "
-           "negations, erf and a while loop on float64 and subnormal inputs (case 6c128ce435b9, not minimised "
-           "further)",
-    phase="run", errors=("RuntimeError",), message=r"^std::exception\s*$", outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases a11e3a2dd274, "
-              "6c128ce435b9, d0958839fa1e; cases/paddle-inference-onednn-zero-size-std-exception.json")
-PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE = Limitation(
-    reason="known bug: a Paddle Inference predictor with oneDNN and its IR optimisation off cannot run "
-           "F.interpolate(x, size=[...], mode='nearest'): 'ConvertPirAttribute2RuntimeAttribute not support "
-           "[pir::ArrayAttribute<pir::DoubleAttribute>]' (the oneDNN instruction cannot pass the scale attribute)",
-    phase="run", errors=("NotImplementedError",),
-    message=r"ConvertPirAttribute2RuntimeAttribute not support \[pir::ArrayAttribute<pir::DoubleAttribute>\]",
-    outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e8ddbe1a7fe7; "
-              "cases/paddle-inference-onednn-interpolate-array-attribute.json")
 P2O_REPEAT_INTERLEAVE_TILE = Limitation(
     reason="known bug: paddle2onnx writes paddle.repeat_interleave(x, 2, axis) as an ONNX Tile whose repeats have "
            "another length than x's rank: onnxruntime refuses to run it (''repeat' input tensor must have the same "
@@ -457,15 +421,6 @@ AMP_EMPTY_MATMUL_OUTPUT = Limitation(
     errors=("ValueError",), message=r"dst_tensor `[^`]*` shall be defined", ops=("matmul_empty",), outcome=None,
     versions=">=3.0", reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case "
                                 "19e6a7a5db30; cases/standalone/paddle_amp_empty_matmul_segv.py")
-
-PREDICTOR_ONEDNN_BATCH_NORM_TRAINING = Limitation(
-    reason="known bug: a Paddle Inference predictor with oneDNN runs a batch norm that the saved model keeps in "
-           "training mode (is_test=false: a layer saved in train(), its batch norm in a branch after `if x.mean() < t: "
-           "return x`) on the running statistics instead of the batch's; without oneDNN the predictor is right",
-    phase="compare", divergences=("value", "nonfinite"), constructs=("train_mode",), ops=("batch_norm",),
-    outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases 2dad9d459902, "
-              "506ca4c17b23; cases/standalone/paddle_inference_onednn_batch_norm_training.py")
 
 # ------------------------------------------------------------------ what each path registers
 
@@ -520,9 +475,7 @@ LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFEREN
 #: A Paddle Inference predictor.
 PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own first: they name its errors best
 #: ... with oneDNN (Paddle Inference's default on the CPU).
-PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER, PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL,
-                                PREDICTOR_ONEDNN_ZERO_SIZE, PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE,
-                                PREDICTOR_ONEDNN_BATCH_NORM_TRAINING)
+PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER,) + ONEDNN
 #: paddle2onnx on onnxruntime.
 ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK,
                 P2O_REPEAT_INTERLEAVE_TILE)

@@ -1,11 +1,13 @@
 """The known-bug records added for the Paddle seed-0 campaign of 2026-11-28 name their bug, on small programs, and
-leave the same program without the bug's trigger passing (see conformance/paths/paddle/limitations.py)."""
+leave the same program without the bug's trigger passing (see conformance/paths/paddle/limitations.py and
+onednn_limitations.py)."""
 
 import pytest
 
 pytest.importorskip("paddle")
 
 from conformance.paths.paddle import limitations as known  # noqa: E402
+from conformance.paths.paddle import onednn_limitations as onednn  # noqa: E402
 from conformance.paths.records import PATHS, Failure  # noqa: E402
 from conformance.program.case import Case, InputSet  # noqa: E402
 from conformance.program.ir import Get, If, Input, OpStmt, OutVar, Return, TensorCond, TensorSpec  # noqa: E402
@@ -62,8 +64,8 @@ def test_the_new_selectors_name_only_their_bug():
     assert not known.ZERO_SIZE_THROUGH_IF.applies(
         Failure("run", "infer", ("ValueError",), grad_message, constructs=("if_tensor",)), "3.3.1")
     value = (("value", "[0]"),)
-    assert known.PREDICTOR_ONEDNN_INPLACE.applies(Failure("compare", divergences=value, ops=("expm1",)), "3.3.1")
-    assert not known.PREDICTOR_ONEDNN_INPLACE.applies(Failure("compare", divergences=value, ops=("tanh",)), "3.3.1")
+    assert onednn.PREDICTOR_ONEDNN_INPLACE.applies(Failure("compare", divergences=value, ops=("expm1",)), "3.3.1")
+    assert not onednn.PREDICTOR_ONEDNN_INPLACE.applies(Failure("compare", divergences=value, ops=("tanh",)), "3.3.1")
     add_n = ("(InvalidType) Check data type error for op: add_n, input: inputs, inputs.dtype: {}, and expected_dtype: "
              "bfloat16, complex128, complex64, float16, float32, float64, int32, int64, ")
     assert known.LOADED_INTEGER_GRADIENT.applies(Failure("run", "train", ("TypeError",), add_n.format("uint8")),

@@ -1,0 +1,57 @@
+"""The known bugs of Paddle Inference's oneDNN kernels on the CPU (its default), as
+:class:`~conformance.paths.records.Limitation` selectors: the predictor paths with oneDNN register :data:`ONEDNN` after
+the records of every saved program (:mod:`conformance.paths.paddle.limitations`); ``inference_no_onednn`` is right on
+each of them."""
+
+from conformance.paths.records import Limitation
+
+ONEDNN_INPLACE_OPS = ("expm1", "silu", "floor", "ceil", "sin", "cos", "reciprocal", "hardtanh", "cumsum", "pow",
+                      "pow_scalar", "int_pow", "pow_fraction", "floor_div", "floor_divide_scalar", "ceil_div")
+PREDICTOR_ONEDNN_INPLACE = Limitation(
+    reason="known bug: in a Paddle Inference predictor with oneDNN (IR optimisation on or off), PIR's inplace pass "
+           "makes an operator (expm1, silu, floor, ceil, sin, cos, reciprocal, hardtanh, cumsum, pow, floor_divide...) "
+           "write its result into its input although that value is read again: `y = -x; z = paddle.expm1(y); return "
+           "z + y` returns 2 * expm1(-x); without oneDNN, or with FLAGS_pir_apply_inplace_pass=0, it is right",
+    phase="compare", divergences=("value", "nonfinite"), ops=ONEDNN_INPLACE_OPS, outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 626c1dbaef9a; "
+              "cases/paddle-inference-onednn-inplace-expm1.json; cf. PaddlePaddle/Paddle#30588 (the legacy oneDNN "
+              "inplace pass, switched off for wrong results)")
+PREDICTOR_ONEDNN_EMPTY_MATMUL = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN returns uninitialized memory (garbage, up to 1e26) for "
+           "paddle.matmul over a zero-size contraction dim (`matmul(x, x, transpose_y=True)`, x of shape [2, 3, 0]), "
+           "where dygraph, and the predictor without oneDNN, give zeros",
+    phase="compare", divergences=("value", "nonfinite"), ops=("matmul_empty",), outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases d463d325ce20, "
+              "46872843bce0 (flaky: the garbage is sometimes 0); "
+              "cases/standalone/paddle_inference_onednn_empty_matmul.py")
+
+PREDICTOR_ONEDNN_ZERO_SIZE = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN fails with a bare 'std::exception': on `-x` for a "
+           "zero-size x (shape [4, 0, 0, 5]; without oneDNN it returns the empty result), and in a program of "
+           "negations, erf and a while loop on float64 and subnormal inputs (case 6c128ce435b9, not minimised "
+           "further)",
+    phase="run", errors=("RuntimeError",), message=r"^std::exception\s*$", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases a11e3a2dd274, "
+              "6c128ce435b9, d0958839fa1e; cases/paddle-inference-onednn-zero-size-std-exception.json")
+PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN and its IR optimisation off cannot run "
+           "F.interpolate(x, size=[...], mode='nearest'): 'ConvertPirAttribute2RuntimeAttribute not support "
+           "[pir::ArrayAttribute<pir::DoubleAttribute>]' (the oneDNN instruction cannot pass the scale attribute)",
+    phase="run", errors=("NotImplementedError",),
+    message=r"ConvertPirAttribute2RuntimeAttribute not support \[pir::ArrayAttribute<pir::DoubleAttribute>\]",
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e8ddbe1a7fe7; "
+              "cases/paddle-inference-onednn-interpolate-array-attribute.json")
+
+PREDICTOR_ONEDNN_BATCH_NORM_TRAINING = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN runs a batch norm that the saved model keeps in "
+           "training mode (is_test=false: a layer saved in train(), its batch norm in a branch after `if x.mean() < t: "
+           "return x`) on the running statistics instead of the batch's; without oneDNN the predictor is right",
+    phase="compare", divergences=("value", "nonfinite"), constructs=("train_mode",), ops=("batch_norm",),
+    outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases 2dad9d459902, "
+              "506ca4c17b23; cases/standalone/paddle_inference_onednn_batch_norm_training.py")
+
+#: Every oneDNN predictor's known bugs, in the order they are tried.
+ONEDNN = (PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL, PREDICTOR_ONEDNN_ZERO_SIZE,
+          PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE, PREDICTOR_ONEDNN_BATCH_NORM_TRAINING)
