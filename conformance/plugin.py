@@ -219,6 +219,7 @@ def pytest_generate_tests(metafunc):
     from conformance.paths.records import (
         FRAMEWORK_MODULES,
         UnknownPathError,
+        duplicate_work,
         framework_available,
         load_framework,
         missing_requirements,
@@ -245,10 +246,14 @@ def pytest_generate_tests(metafunc):
     device = cfg.getoption("conformance_device")
     mine = [p for p in chosen if p.framework in wanted]
     refused = _refused_onnx_paths(cfg, [p for p in mine if not missing_requirements(p)])
+    # as a campaign does: a variant running another path's code on this device runs only when named
+    same = {} if cfg.getoption("conformance_paths") else duplicate_work(mine, device)
     for p in mine:
         missing = missing_requirements(p)
         marks = [pytest.mark.skip(reason=f"{p.id} needs {', '.join(missing)}")] if missing else []
-        if not missing and device not in load_framework(p.framework).devices():
+        if p.id in same:
+            marks = [pytest.mark.skip(reason=f"{p.id} (name it with --conformance-paths to run it): {same[p.id]}")]
+        elif not missing and device not in load_framework(p.framework).devices():
             marks = [pytest.mark.skip(reason=f"{p.framework} has no {device} device here")]
         elif not missing and (why := unavailable_reason(p, device)):
             marks = [pytest.mark.skip(reason=f"{p.id}: {why}")]

@@ -11,7 +11,9 @@ fails its own test with a message naming the file and field; the other cases run
 An IR case is a framework-neutral program: besides the paths its bug was found on, it records what every path of
 every framework does with it (``conformance transplant cases/ --write``), so a bug pattern found in
 ``torch.compile`` is also a test of ``to_static`` and XLA; those entries are replayed like the others, and
-:func:`test_every_ir_case_records_every_path` fails where one is missing for the installed versions.
+:func:`test_every_ir_case_records_every_path` fails where one is missing for the installed versions. A variant
+whose record says it runs another path's code on the CPU (``PathRecord.same_code_as``: compile_reduce_overhead,
+to_static_build_strategy) keeps its expectations but is not replayed here: its base path's replay covers it.
 """
 
 import json
@@ -71,6 +73,9 @@ def test_case_outcome(request, file, path_id, case_file):
         pytest.fail(f"{file.name}: expected[{path_id!r}]: no such path; known: {', '.join(PATHS)}", pytrace=False)
     if missing_requirements(path):
         pytest.skip(f"{path_id} needs {', '.join(missing_requirements(path))}")
+    same = path.same_code_as("cpu") if path.same_code_as else None
+    if same:  # its record says it runs another path's code here: that path's replay covers it
+        pytest.skip(f"{path_id}: {same}")
     if want.outcome in FINDINGS:
         request.applymarker(pytest.mark.xfail(
             strict=True, raises=KnownBug,
