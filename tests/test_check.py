@@ -182,6 +182,7 @@ def _cli(*args, cwd):
                           cwd=cwd, timeout=600)
 
 
+@pytest.mark.slow  # 16 s of subprocesses; check() itself is tested in process (test_check_user_models)
 def test_cli_with_an_inputs_file_and_with_an_example_function(user_file, tmp_path):
     np.savez(user_file / "inputs.npz", x=np.full((2, 4), 0.5, np.float32),
              **{"extra.bias": np.ones((2, 4), np.float32)}, __kwargs__=np.array(json.dumps({"use_act": False})))
@@ -268,6 +269,7 @@ OTHER_FRAMEWORKS = {
 }
 
 
+@pytest.mark.slow  # 10 s each, subprocesses; check() itself is tested in process (test_check_user_models)
 @pytest.mark.parametrize("framework", sorted(OTHER_FRAMEWORKS))
 def test_paddle_and_tensorflow_models_from_the_command_line(framework, tmp_path):
     pytest.importorskip({"paddle": "paddle", "tf": "tensorflow"}[framework])

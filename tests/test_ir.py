@@ -72,6 +72,7 @@ def test_bad_json_and_bad_format():
         Program.from_dict({"format": 1, "seed": 0})
 
 
+@pytest.mark.slow  # 30 s (a fresh interpreter); the edge shrinking checks are slow too
 def test_shrinking_gives_small_programs():
     """A 'failure' that needs a while loop and a dict input shrinks to a handful of statements."""
     full = settings(settings.get_profile("default"), max_examples=2000, database=None, derandomize=True,

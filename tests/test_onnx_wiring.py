@@ -182,6 +182,7 @@ def test_fuzz_and_replay_refuse_an_opset_the_runtime_cannot_load_once(tmp_path):
     assert done.returncode == 2 and "opset 7 and newer" in done.stderr
 
 
+@pytest.mark.slow  # 11 s, a campaign at an older opset
 def test_fuzz_at_a_requested_opset_records_it(tmp_path):
     out = tmp_path / "run"
     done = _conformance("fuzz", "--load", "tests.planted_onnx", "--frameworks", "torch", "--paths",
