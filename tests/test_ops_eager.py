@@ -1,7 +1,7 @@
 """Every op record renders and runs eagerly in each framework it claims, and the frameworks agree.
 
 For each record, a few programs that use the op (drawn from the op and a few *enabler* ops that make the
-bool, int64 and higher-rank arguments some ops need) are rendered for every framework with an emitter,
+bool, int64 and higher-rank arguments some ops need, and the record's own ``enabler``) are rendered for every framework with an emitter,
 run eagerly (fp32, the fp64 reference, and fp32 on nudged inputs: what the runner's ``prepare`` does)
 and compared: each framework's fp32 outputs must pass the oracle against torch's (or the first
 framework's) fp32 with its fp64 reference and rounding noise, and the fp64 references must agree to
@@ -43,7 +43,8 @@ def cases_using(name: str, count: int, seed: int = 0, dtypes: tuple = ()):
     from conformance.program.edges import EDGE_CONSTRUCTS
     from conformance.run.campaign import generate_cases
 
-    ops = (name,) + tuple(e for e in ENABLERS if e != name) + (("cast",) if dtypes else ())
+    own = (OPS[name].enabler.op,) if OPS[name].enabler else ()  # the statement that makes its rare argument
+    ops = (name,) + tuple(e for e in ENABLERS + own if e != name) + (("cast",) if dtypes else ())
     edge = OPS[name].construct if OPS[name].construct in EDGE_CONSTRUCTS else ""
     constructs = ("dynamic_dim", "kwargs") + tuple(sorted({edge, "dtypes" if dtypes else ""} - {""}))
     stream = generate_cases(seed, ops=ops, constructs=constructs, max_statements=4)
@@ -90,13 +91,7 @@ def check_op(name: str, count: int, dtypes: tuple = ()) -> int:
     return judged
 
 
-#: Ops the generator cannot draw yet (in_top_k needs int [N] targets in [0, C) beside [N, C] scores): they run in
-#: corpus cases (cases/tf-xla-in-top-k-nan.json and its transplants); a strict xfail says when drawing them works.
-UNDRAWN = pytest.mark.xfail(strict=True, reason="the generator cannot draw this op yet (issue 16)")
-DRAWABLE = [pytest.param(n, marks=UNDRAWN) if n == "in_top_k" else n for n in OPS]
-
-
-@pytest.mark.parametrize("name", DRAWABLE)
+@pytest.mark.parametrize("name", list(OPS))
 def test_op_runs_and_frameworks_agree(name):
     check_op(name, QUICK)
 

@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 import itertools
 import math
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import hypothesis.strategies as st
 from hypothesis import assume
@@ -134,16 +134,24 @@ class OpDrawing:
         raise ProgramError("no op fits the variables in scope")
 
     def argument_for(self, rec: OpRecord, scope) -> list:
-        """A statement that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is
+        """A statement that makes an argument ``rec`` takes: its record's :class:`~conformance.program.ops.record.
+        Enabler`, or one that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is
         missing, or no op makes one here)."""
+        if rec.data_dependent and scope.loops:
+            return []
+        if rec.enabler:
+            maker = self.by_name.get(rec.enabler.op)
+            return (self.op(scope, [maker], rec.enabler.attrs) or []) if maker else []
         have = {v.type.dtype for v in scope.env.values()}
         missing = [t for t in rec.arg_dtypes if t in ENABLERS and t not in have]
-        if not missing or (rec.data_dependent and scope.loops):
+        if not missing:
             return []
         makers = [self.by_name[name] for name in ENABLERS[missing[0]] if name in self.by_name]
         return (self.op(scope, makers) or []) if makers else []
 
-    def op(self, scope, pool: Optional[list] = None) -> Optional[list]:
+    def op(self, scope, pool: Optional[list] = None, fixed: Optional[Callable] = None) -> Optional[list]:
+        """An op statement (and any statements made first to fit it): drawn by the weights, or from ``pool``;
+        ``fixed`` (an enabler's ``attrs``) picks the arguments it returns attributes for, and those attributes."""
         d = self.draw
         first: list = []  # statements that make an argument the op needs
         if pool is None:
@@ -153,9 +161,14 @@ class OpDrawing:
             if not usable:
                 return None
             rec = d(st.sampled_from(usable))
-        args = d(st.sampled_from(self.candidates(rec, scope)))
+        candidates = self.candidates(rec, scope)
+        if fixed:
+            candidates = [args for args in candidates if fixed([scope.env[a].type for a in args]) is not None]
+            if not candidates:
+                return None
+        args = d(st.sampled_from(candidates))
         types = [scope.env[a].type for a in args]
-        attrs = rec.attrs(d, types) if rec.attrs else {}
+        attrs = fixed(types) if fixed else rec.attrs(d, types) if rec.attrs else {}
         if rec.name == "mul_kwarg":
             attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
         out_t = rec.check(types, attrs)

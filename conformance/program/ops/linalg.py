@@ -7,6 +7,7 @@ import math
 
 from conformance.program.ir import TensorType
 from conformance.program.ops.record import (
+    Enabler,
     hull,
     interval_mul,
     need,
@@ -182,6 +183,7 @@ def _outer_infer(ts, a):
 register(name="outer", family="linalg", arity=2, arg_shapes="any", doc="the outer product of two vectors",
          emit=per_framework("torch.outer({0}, {1})", "paddle.outer({0}, {1})", "tf.einsum('i,j->ij', {0}, {1})"),
          infer=_outer_infer, domain=lambda ivs, ts: ts[0].rank == 1 and ts[1].rank == 1,
+         enabler=Enabler("sum", lambda ts: {"dim": -1, "keepdim": False} if ts[0].rank == 2 else None),
          bound=lambda ivs, a, ts: interval_mul(ivs[0], ivs[1]))
 
 

@@ -14,6 +14,7 @@ from conformance.program.dtypes import FLOATS, INTS, is_float, is_int
 from conformance.program.ir import TensorType
 from conformance.program.ops.record import (
     MAX_ABS,
+    Enabler,
     axis_of,
     broadcast,
     dim_attr,
@@ -72,8 +73,14 @@ def _targets_in_range(ivs, ts):
             and 0 <= ivs[1][0] and ivs[1][1] < ts[0].shape[1])
 
 
+def _argmax_targets(ts):
+    """An argmax over the last dim of float scores [N, C]: targets [N] in [0, C) (``in_top_k``'s enabler)."""
+    t = ts[0]
+    return {"dim": -1, "keepdim": False} if t.rank == 2 and t.dtype in FLOATS and isinstance(t.shape[1], int) else None
+
+
 register(name="in_top_k", family="mixed", arity=2, arg_dtypes=("any",), infer=_top_k_infer, edge_ok=True,
-         arg_shapes="any",
+         arg_shapes="any", enabler=Enabler("argmax", _argmax_targets),
          emit={"torch": "(torch.topk({0}, {k}, dim=-1).indices == {1}.unsqueeze(-1)).any(-1)",
                "paddle": "(paddle.topk({0}, {k}, axis=-1)[1] == {1}.unsqueeze(-1)).any(-1)",
                "tf": "tf.math.in_top_k(tf.cast({1}, tf.int32), tf.cast({0}, tf.float32), {k})"},

@@ -62,7 +62,10 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``statement``: the emitters are whole statements (one or more lines, ``{out}`` the variable they assign), not
   an expression: mutation through views, slice assignment, module state, Python-level dynamism
   (:mod:`conformance.program.ops.effects`); ``init``: per framework, lines for the model's ``__init__`` (a
-  submodule the statement calls).
+  submodule the statement calls);
+* ``enabler``: an :class:`Enabler`, the op statement the generator applies first where the op's arguments are rare
+  (``outer`` takes two vectors: a sum over the last dim of a matrix makes one; ``in_top_k`` takes targets in
+  ``[0, C)`` beside ``[N, C]`` scores: an argmax over the last dim makes them).
 
 ``OPS`` maps names to records, in the order the family modules register them.
 """
@@ -164,6 +167,16 @@ def axis_of(t: TensorType, attrs: Mapping) -> int:
 
 
 @dataclass(frozen=True)
+class Enabler:
+    """An op statement that makes an argument a record takes (``OpRecord.enabler``): ``op`` applied with the
+    attributes ``attrs`` returns for its argument types, on arguments for which it returns a dict (None: this
+    statement would not make what the record takes from these)."""
+
+    op: str
+    attrs: Callable[[Sequence[TensorType]], Optional[dict]]
+
+
+@dataclass(frozen=True)
 class OpRecord:
     name: str
     family: str
@@ -196,6 +209,7 @@ class OpRecord:
     statement: bool = False
     init: Mapping[str, str] = field(default_factory=dict)
     construct: str = ""
+    enabler: Optional[Enabler] = None
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
