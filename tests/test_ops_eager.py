@@ -1,13 +1,13 @@
 """Every op record renders and runs eagerly in each framework it claims, and the frameworks agree.
 
-For each record, a few programs that use the op (drawn from the op and a few *enabler* ops that make the
-bool, int64 and higher-rank arguments some ops need, and the record's own ``enabler``) are rendered for every framework with an emitter,
-run eagerly (fp32, the fp64 reference, and fp32 on nudged inputs: what the runner's ``prepare`` does)
-and compared: each framework's fp32 outputs must pass the oracle against torch's (or the first
-framework's) fp32 with its fp64 reference and rounding noise, and the fp64 references must agree to
-fp64 tolerance (the cross-framework check of ``tests/test_cross_framework.py``, op by op). A framework the
-record says differs by design (``OpRecord.differs``) is run but not compared. Frameworks that are not
-installed are left out.
+For each record, a few programs that use the op (drawn from the op, the record's own ``enabler``, and a few
+*enabler* ops that make the bool, int64 and higher-rank arguments some ops need) are rendered for every
+framework with an emitter, run eagerly (fp32, the fp64 reference, and fp32 on nudged inputs: what the runner's
+``prepare`` does) and compared: each framework's fp32 outputs must pass the oracle against torch's (or the
+first framework's) fp32 with its fp64 reference and rounding noise, and the fp64 references must agree to fp64
+tolerance (the cross-framework check of ``tests/test_cross_framework.py``, op by op). A framework the record
+says differs by design (``OpRecord.differs``) is run but not compared. Frameworks that are not installed are
+left out.
 
 ``-m slow`` draws more programs per op. For a quick look at some ops while writing records::
 
