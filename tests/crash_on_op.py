@@ -3,7 +3,9 @@
 * ``torch.planted_sigfpe_floordiv``: eager, but a tensor ``//`` kills the process with SIGFPE (what an integer
   division by zero does in a kernel without a check), so the crash happens on the model's line of that op;
 * ``torch.planted_sigsegv_convert``: the conversion kills the process with SIGSEGV before the model runs (a
-  crash no line of the model shows).
+  crash no line of the model shows);
+* ``torch.planted_sigfpe_known``: the first one, with a known-bug record of phase ``crash`` that names its
+  SIGFPE on ``//`` (and nothing else).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import signal
 import torch
 
 import conformance.paths.torch  # noqa: F401 - registers the real torch paths first
-from conformance.paths.records import PathRecord, register
+from conformance.paths.records import Limitation, PathRecord, register
 
 
 def _die(sig):
@@ -37,4 +39,8 @@ def _sigsegv(ctx):
 register(PathRecord("torch", "planted_sigfpe_floordiv", "eager; a tensor // kills the process with SIGFPE",
                     lambda ctx: ctx.model, _sigfpe_on_floordiv, default=False),
          PathRecord("torch", "planted_sigsegv_convert", "a conversion that kills the process with SIGSEGV",
-                    _sigsegv, lambda model, args, kwargs: model(*args, **kwargs), default=False))
+                    _sigsegv, lambda model, args, kwargs: model(*args, **kwargs), default=False),
+         PathRecord("torch", "planted_sigfpe_known", "eager; a tensor // kills the process with SIGFPE, a known bug",
+                    lambda ctx: ctx.model, _sigfpe_on_floordiv, default=False,
+                    limitations=(Limitation("planted known bug: // dies of SIGFPE", phase="crash", errors=("SIGFPE",),
+                                            ops=("floor_div", "ceil_div"), outcome=None),)))

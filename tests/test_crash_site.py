@@ -1,6 +1,6 @@
 """A worker killed by a signal is a ``crash`` record that names where it died: the rendered model's line and its
 op where the stack shows one (a SIGFPE planted on ``//``), else the program's ops (a SIGSEGV planted in the
-conversion). Planted paths: ``tests/crash_on_op.py``."""
+conversion); a known crash is named by its path's record. Planted paths: ``tests/crash_on_op.py``."""
 
 from __future__ import annotations
 
@@ -54,3 +54,14 @@ def test_a_crash_outside_the_model_names_the_programs_ops(tmp_path):
         message = r["detail"]["message"]
         assert "SIGSEGV" in message and " in a program with ops " in message, message
         assert all(op in message for op in _ops(r)), message
+
+
+def test_a_known_crash_is_named_by_its_record(tmp_path):
+    """A limitation of phase ``crash`` (the signal, the program's ops) names the crash as a known bug: the summary
+    counts it as known, not new; a crash it does not select stays unnamed (the SIGSEGV path has no record)."""
+    records = _campaign(tmp_path, "torch.planted_sigfpe_known", 5)
+    crashes = [r for r in records if r["outcome"] == "crash"]
+    assert crashes, [(r["outcome"], r["detail"].get("message")) for r in records]
+    assert all(r["detail"]["known_issue"].startswith("planted known bug") for r in crashes), crashes
+    unnamed = _campaign(tmp_path / "segv", "torch.planted_sigsegv_convert", 1)
+    assert unnamed[0]["outcome"] == "crash" and not unnamed[0]["detail"].get("known_issue"), unnamed

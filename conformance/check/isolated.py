@@ -21,8 +21,9 @@ import types
 from dataclasses import dataclass
 from typing import Optional
 
-from conformance.paths.records import FRAMEWORK_MODULES, PathRecord
+from conformance.paths.records import FRAMEWORK_MODULES, PATHS, PathRecord, load_framework
 from conformance.program.case import Case
+from conformance.run.crashes import finish_lost, signal_name
 from conformance.run.records import ResultRecord
 
 
@@ -176,12 +177,14 @@ def run_isolated(job: PathJob, timeout: float) -> ResultRecord:
         record.detail.traceback = message[1]
         last = message[1].strip().splitlines()[-1] if message[1].strip() else ""
         return record.finish("harness_error", f"this project's code raised {last[:400]} in the path's process")
+    path, version = PATHS[job.pid], load_framework(framework).version()
     if elapsed >= timeout:
-        return record.finish("timeout", f"no result after {timeout:.0f} s: the path's process was killed")
+        return finish_lost(record, path, "timeout", f"no result after {timeout:.0f} s: the path's process was killed",
+                           None, tail[-1500:], job.case.program, version)
     code = proc.exitcode
-    why = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 and -code in \
-        signal.valid_signals() else f"exit code {code}"
-    return record.finish("crash", f"the path's process died ({why}) without a result")
+    why = f"signal {signal_name(code)}" if signal_name(code) else f"exit code {code}"
+    return finish_lost(record, path, "crash", f"the path's process died ({why}) without a result", code,
+                       tail[-1500:], job.case.program, version)
 
 
 @contextlib.contextmanager

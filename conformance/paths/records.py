@@ -49,8 +49,9 @@ class FrameworkUnavailable(RuntimeError):
 
 
 #: What went wrong, as far as a limitation may look: the phase (``convert``, ``run``, ``compare``: a mismatch
-#: found by the oracle, ``eager``: eager itself in a mode), and what the oracle calls each kind of divergence.
-PHASES = ("convert", "run", "compare", "eager")
+#: found by the oracle, ``eager``: eager itself in a mode, ``crash``: the path's process died, ``timeout``: it gave
+#: no result in time), and what the oracle calls each kind of divergence.
+PHASES = ("convert", "run", "compare", "eager", "crash", "timeout")
 DIVERGENCES = ("structure", "shape", "dtype", "nonfinite", "value", "extra_gradient", "missing_gradient")
 
 
@@ -58,8 +59,10 @@ DIVERGENCES = ("structure", "shape", "dtype", "nonfinite", "value", "extra_gradi
 class Failure:
     """A failure of a path on a case, as :class:`Limitation` selectors see it.
 
-    ``error_types``: the exception's class name and the names of its bases (``convert``, ``run``, ``eager``);
-    ``message``: the exception's own text, the framework's words (never this project's); ``divergences``:
+    ``error_types``: the exception's class name and the names of its bases (``convert``, ``run``, ``eager``), or the
+    signal that killed the path's process (``crash``: ``SIGSEGV``, ``SIGABRT``, ``SIGFPE``); ``message``: the
+    exception's own text, the framework's words (never this project's), or the end of the dead or hung process's
+    log (``crash``, ``timeout``: a C++ check, an abort message, the stack of the crash); ``divergences``:
     ``(kind, where)`` for each output leaf the oracle rejected (``compare``): ``kind`` one of
     :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``);
     ``constructs`` and ``ops``: those of the case's program (``Program.constructs()``, ``Program.ops()``; empty for a
@@ -133,6 +136,11 @@ class Limitation:
         if not (self.errors or self.message or self.divergences or self.where or self.constructs or self.ops):
             raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
                              f"where, constructs or ops)")
+
+    @property
+    def text(self) -> str:
+        """The reason and the reference, as a record names the limitation."""
+        return f"{self.reason} {self.reference}".strip()
 
     def applies(self, failure: Failure, version: str) -> bool:
         if failure.phase != self.phase or (self.modes and failure.mode not in self.modes):

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from conformance.program.case import Case
-from conformance.run.crashes import crash_site, report_fatal_signals
+from conformance.run.crashes import crash_site, finish_lost, report_fatal_signals, signal_name
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 
 CHUNK = 25
@@ -312,21 +312,20 @@ class Campaign:
 
         code = worker.proc.exitcode
         if code is not None and code < 0:
-            try:
-                why += f" (signal {signal.Signals(-code).name})"
-            except ValueError:
-                why += f" (signal {-code})"
+            why += f" (signal {signal_name(code)})"
         elif code is not None and outcome == "crash":
             why += f" (exit code {code})"
         tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
         for key in lost:
             pid, mode = split_task_key(key)
             path = PATHS[pid]
-            record = ResultRecord.for_case(job.case, path.framework, path.name, self.options.device,
-                                           load_framework(path.framework).versions(), mode)
+            fw = load_framework(path.framework)
+            record = ResultRecord.for_case(job.case, path.framework, path.name, self.options.device, fw.versions(),
+                                           mode)
             record.detail.stderr_tail = tail
             site = crash_site(job.case.program, path.framework, worker.log) if outcome == "crash" else ""
-            write(job.index, record.finish(outcome, why + site))
+            write(job.index, finish_lost(record, path, outcome, why + site, code, tail, job.case.program,
+                                         fw.version()))
         job.remaining = [p for p in job.remaining if p not in lost]
 
     def run(self) -> dict:

@@ -2,17 +2,24 @@
 dumps its Python stack into its log (:func:`report_fatal_signals`), and :func:`crash_site` reads the statement of
 the rendered model it was running from there, so the ``crash`` record names the op; where the stack shows no line
 of the model (the crash was in a conversion, or in a compiled program), the record names the program's ops, and
-``conformance triage`` reduces the case to the one that crashes."""
+``conformance triage`` reduces the case to the one that crashes.
+
+A crash or a timeout may be a known one: :func:`finish_lost` names it by the path's limitations of phase ``crash``
+or ``timeout`` (selected on the signal, the end of the log, the program's ops), as the runner names an exception."""
 
 from __future__ import annotations
 
 import ast
 import faulthandler
 import re
+import signal
 from pathlib import Path
+from typing import Optional
 
+from conformance.paths.records import Failure, PathRecord
 from conformance.program.ir import OpStmt
 from conformance.program.program import Program
+from conformance.run.records import ResultRecord
 
 #: How much of a worker's log the stack dump is looked for in (the end of the log: the dump is the last thing it wrote)
 TAIL_CHARS = 50_000
@@ -51,3 +58,30 @@ def _op_assigned(program: Program, statement: str) -> str:
         return ""
     names = {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
     return next((s.op for s in program.walk() if isinstance(s, OpStmt) and s.out in names), "")
+
+
+def signal_name(code) -> str:
+    """The name of the signal that killed a process of exit code ``code`` (negative), or ""."""
+    if code is None or code >= 0:
+        return ""
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return str(-code)
+
+
+def finish_lost(record: ResultRecord, path: PathRecord, outcome: str, message: str, code, tail: str,
+                program: Optional[Program], version: str) -> ResultRecord:
+    """Finish ``record`` of a path whose process died (``crash``) or hung (``timeout``): a limitation of the path of
+    that phase, selecting on the signal (``code``, the exit code), the log's end ``tail`` and the program's ops and
+    constructs, turns it into its outcome (a refusal) or names it as a known bug; else it stays a finding."""
+    failure = Failure(outcome, record.mode, (signal_name(code),) if signal_name(code) else (), tail,
+                      constructs=tuple(sorted(program.constructs())) if program else (),
+                      ops=tuple(sorted(set(program.ops()))) if program else ())
+    lim = path.limitation_for(failure, version)
+    if lim and lim.outcome:
+        record.detail.limitation = lim.text
+        return record.finish(lim.outcome, message)
+    if lim:
+        record.detail.known_issue = lim.text
+    return record.finish(outcome, message)

@@ -128,10 +128,6 @@ def nudge_weights(fw: Framework, model, program, rng: np.random.Generator) -> No
             fw.autograd.assign(weight, nudge(values, rng))
 
 
-def _limitation_text(lim) -> str:
-    return f"{lim.reason} {lim.reference}".strip()
-
-
 def path_workdir(case: Case, framework: str, path: PathRecord) -> "os.PathLike":
     """The folder a path's conversion of ``case`` writes its files into (created)."""
     workdir = cache_dir() / framework / case.program.id / path.name
@@ -222,7 +218,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             detail.limitation = lim.reason
             return record.finish(lim.outcome, short(text, 600))
         if lim:
-            detail.known_issue = _limitation_text(lim)
+            detail.known_issue = lim.text
         detail.traceback = short(traceback.format_exc(), 4000)
         if blamed and ctx is not None:
             detail.blame = _blame(blame_error, ctx, example.args, example.eager, example.reference, example.noise,
@@ -269,9 +265,9 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             lim = path.limitation_for(_of_case(prep, Failure.of_exception(e, "run", mode)), version)
             entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", short(text, 600)
             if lim and lim.outcome:
-                entry.limitation = _limitation_text(lim)
+                entry.limitation = lim.text
             elif lim:
-                entry.known_issue = _limitation_text(lim)
+                entry.known_issue = lim.text
             if blamed and not (lim and lim.outcome):
                 entry.blame = _blame(blame_error, ctx, run.args, ref.eager, ref.reference, ref.noise, since=started,
                                      error=e, artifact=artifact, compare=_comparer(rules, path, ref))
@@ -363,10 +359,10 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
                 not all(re.search(lim.where, where) for _, where in divergences):
             lim = None  # a documented divergence of some leaves does not excuse the others
         if lim and lim.outcome == "expected_divergence":  # the path's documented behaviour, not a bug
-            entry.outcome, entry.limitation = lim.outcome, _limitation_text(lim)
+            entry.outcome, entry.limitation = lim.outcome, lim.text
             entry.message = f"{entry.message} ({lim.reason})"
         elif lim:
-            entry.known_issue = _limitation_text(lim)
+            entry.known_issue = lim.text
 
 
 def _distinct_kwargs(runs: list[InputRun]) -> list[dict]:
