@@ -41,9 +41,10 @@ class OpenVinoModel:
     :param config: the CPU plugin's compile options (:data:`F32`).
 
     Inputs go by name when every input of the OpenVINO model carries one of ``names`` (readers of ONNX,
-    SavedModels and Paddle models keep them), else by position when there are as many as ``names`` (the PyTorch
-    reader names nested inputs by number). Outputs come in the model's order, or by the number in their names
-    where they are called ``output_N`` (a SavedModel signature's outputs, which the reader sorts by name).
+    SavedModels and Paddle models keep them; a model without inputs takes none), else by position when there are
+    as many as ``names`` (the PyTorch reader names nested inputs by number). Outputs come in the model's order, or
+    by the number in their names where they are called ``output_N`` (a SavedModel signature's outputs, which the
+    reader sorts by name).
     """
 
     def __init__(self, model, names: list[str], to_numpy: Callable[[Any], Any], config: dict = F32):
@@ -53,7 +54,9 @@ class OpenVinoModel:
         self.to_numpy = to_numpy
         self.compiled = ov.Core().compile_model(model, "CPU", dict(config))
         inputs = [set(i.get_names()) for i in self.compiled.inputs]
-        if inputs and all(i & set(self.names) for i in inputs):
+        # no inputs: nothing to feed (OpenVINO's ONNX reader folds a 1-d input of static shape [0], which holds no
+        # values, into a constant; a model of only such inputs has none)
+        if all(i & set(self.names) for i in inputs):
             self.feed = [sorted(i & set(self.names))[0] for i in inputs]
         elif len(inputs) == len(self.names):
             self.feed = list(self.names)
