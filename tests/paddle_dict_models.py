@@ -16,3 +16,10 @@ class ListWithDicts(paddle.nn.Layer):
 
     def forward(self, x):
         return [{"b": x * 3.0, "a": x * 4.0}, x * 5.0]
+
+
+class ZeroDim(paddle.nn.Layer):
+    """A 0-d input and a 0-d output (a predictor fed the input as shape [1] returns shape [1])."""
+
+    def forward(self, x):
+        return -x == -x

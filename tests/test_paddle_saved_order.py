@@ -10,7 +10,7 @@ paddle = pytest.importorskip("paddle")
 from conformance import check  # noqa: E402
 from conformance.paths.paddle.saved import in_insertion_order, output_order  # noqa: E402
 
-from .paddle_dict_models import ListWithDicts, UnsortedDicts  # noqa: E402
+from .paddle_dict_models import ListWithDicts, UnsortedDicts, ZeroDim  # noqa: E402
 
 SAVED = ["jit_save", "jit_save_methods", "jit_save_function", "inference", "inference_no_onednn", "onnx"]
 
@@ -34,4 +34,13 @@ def test_saved_paths_pass_a_model_with_unsorted_dict_keys():
 def test_saved_paths_pass_a_returned_list_holding_an_unsorted_dict():
     report = check(ListWithDicts(), [np.ones((2, 2), np.float32)], paths=SAVED)
     for path in SAVED:
+        assert report[path].outcome == "pass", (path, report[path])
+
+
+def test_a_predictor_keeps_a_0d_input_0d():
+    # the seed-0 deployment campaign (issue 18): np.ascontiguousarray fed the predictors a 0-d input as shape [1], so
+    # 12 programs returned shape [1] where eager returns [] (named, wrongly, as the alias-loop known bug)
+    paths = ["inference", "inference_no_onednn", "inference_no_ir_optim"]
+    report = check(ZeroDim(), [np.array(0.5, np.float32)], paths=paths)
+    for path in paths:
         assert report[path].outcome == "pass", (path, report[path])

@@ -6,6 +6,9 @@ Each path needs its optional runtime (``requires``): a missing one makes every c
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from conformance.paths.openvino_limitations import OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES
 from conformance.paths.paddle import deployment as deploy
 from conformance.paths.paddle import limitations as known
 from conformance.paths.paddle.adapter import onnx_default_opset
@@ -22,6 +25,9 @@ OPENVINO_NO_PIR = Limitation(
     errors=("Error",), message=r"Cannot recognize input model", versions=">=3.0",
     reference="https://github.com/openvinotoolkit/openvino/issues/29325")
 
+#: OpenVINO's float64 saturation, as paddle2onnx's files meet it: also a float64 `x // 0` (case c978b607b5e2)
+OPENVINO_F64_SATURATES_P2O = replace(OPENVINO_F64_SATURATES, ops=("cast", "floor_div"))
+
 #: The OpenVINO paths run only when named (default=False): paddle.openvino refuses every Paddle 3 model (above);
 #: paddle.onnx_openvino's seed-0 campaign left OpenVINO's refusal of a take_along_axis GatherElements and
 #: paddle2onnx's bfloat16 Cast unminimised (issue 18).
@@ -36,7 +42,8 @@ DEPLOYMENT_PATHS = (
                default=False),
     PathRecord("paddle", "onnx_openvino", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own), "
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
-               deploy.onnx_openvino, run, specializes=KWARGS, limitations=known.ONNX,
+               deploy.onnx_openvino, run, specializes=KWARGS,
+               limitations=known.ONNX + (OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES_P2O),
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
                devices=("cpu",), default_onnx_opset=onnx_default_opset,
                default=False),

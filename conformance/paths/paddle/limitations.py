@@ -62,8 +62,8 @@ _ALIAS_LOOP_EARLY_RETURN = (
     "return a`: the converted program returns an empty tensor for `a` (the variable the loop's carried "
     "variable was assigned from) where dygraph returns `a`; a Paddle Inference predictor fails on it")
 ALIAS_LOOP_EMPTY_OUTPUT = Limitation(
-    reason=_ALIAS_LOOP_EARLY_RETURN, phase="compare", divergences=("shape",), outcome=None, versions=">=3.0",
-    reference="found by conformance 2026-11-21 (paddle 3.3.1)")
+    reason=_ALIAS_LOOP_EARLY_RETURN, phase="compare", divergences=("shape",), constructs=("early_return",),
+    outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 ALIAS_LOOP_NO_MEMORY = Limitation(
     reason=_ALIAS_LOOP_EARLY_RETURN, phase="run", errors=("RuntimeError",), message=r"Tensor holds no memory",
     outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
@@ -327,6 +327,34 @@ SOT_ROTATION_INPLACE = Limitation(
     reference="found by conformance 2026-11-28 (paddle 3.3.1) transplanting pytorch#75794; "
               "cases/torch-script-tuple-rotation-inplace.json")
 
+SIGNBIT_ZERO_SIZE_DYNAMIC_DIM = Limitation(
+    reason="known bug: paddle.signbit of a zero-size tensor with a dynamic dim (InputSpec [None, 2, 0]) does not "
+           "convert: it reshapes its ones, built from the static shape (-1 read as a size), to x.shape ('The input "
+           "tensor X'size must be divisible by known capacity of 'shape'', 'can not reshape 0 to -1, 0, ...'); "
+           "dygraph runs it",
+    errors=("ValueError",), message=r"in signbit\s+ones = paddle\.to_tensor\(ones, x\.dtype\)\.reshape\(x\.shape\)",
+    outcome=None, versions=">=3.3", reference="found by conformance 2026-11-28 (paddle 3.3.1), deployment campaign "
+                                               "seed 0, cases c8102fcbf07f, f45e7b5083dc")
+EXPAND_BOOL_INPUT_SPEC = Limitation(
+    reason="known bug: jit.save builds the program with the InputSpec's stop_gradient (False by default) also for a "
+           "bool input, and static paddle.expand (or tile) then refuses it ('When the data type of input 'x' for "
+           "expand is bool, you must set its stop_gradient ...'); to_static called on tensors runs it, as does "
+           "InputSpec(..., stop_gradient=True)",
+    errors=("ValueError",), message=r"When the data type of input 'x' for expand is bool, you must set its "
+                                    r"stop_gradient", outcome=None, versions=">=3.0",
+    reference="found by conformance 2026-11-28 (paddle 3.3.1), deployment campaign seed 0, cases aca1b4271a2c, "
+              "c91e97fae24a; cf. TILE_BOOL_NEEDS_STOP_GRADIENT")
+P2O_BFLOAT16_CAST = Limitation(
+    reason="known bug: paddle2onnx writes `paddle.cast(paddle.cast(x, bfloat16), float32)` as ONNX Casts through "
+           "bfloat16 at an opset whose Cast does not take it: onnxruntime refuses to load the model",
+    errors=("InvalidGraph",), message=r"Type 'tensor\(bfloat16\)' of input parameter \(\S+\) of operator \(Cast\)",
+    outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, case 3e2de5757a46")
+P2O_PROD_ZERO_DIM = Limitation(
+    reason="known bug: paddle2onnx gives paddle.prod over the only axis of an integer vector (a 0-d result) shape [1]",
+    phase="compare", divergences=("shape",), ops=("int_prod",), outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, case e4f9f79e2da3")
+
 #: ... the same, where the error's message quotes no Python line (a program run with autograd, the failing copysign
 #: inside a pd_op.if): the dynamic dim read as 0 shows in the first shape.
 SIGNBIT_DYNAMIC_DIM_UNQUOTED = replace(
@@ -433,7 +461,8 @@ STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_R
           IF_EMPTY_TENSOR_RANK, replace(IF_EMPTY_TENSOR_RANK, phase="run"), SIGNBIT_DYNAMIC_DIM,
           replace(SIGNBIT_DYNAMIC_DIM, phase="run"), INPLACE_API_KEYWORDS, INPLACE_STATEMENT_DROPPED,
           STATIC_NO_SHORT_CIRCUIT, TILE_BOOL_NEEDS_STOP_GRADIENT, replace(TILE_BOOL_NEEDS_STOP_GRADIENT, phase="run"),
-          SIGNBIT_DYNAMIC_DIM_UNQUOTED, replace(SIGNBIT_DYNAMIC_DIM_UNQUOTED, phase="run"))
+          SIGNBIT_DYNAMIC_DIM_UNQUOTED, replace(SIGNBIT_DYNAMIC_DIM_UNQUOTED, phase="run"),
+          SIGNBIT_ZERO_SIZE_DYNAMIC_DIM)
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")),
@@ -468,7 +497,7 @@ RNN_TO_DEVICE = Limitation(
                                  "replay of a hand-written case moves the eager model too)")
 #: Every path through jit.save.
 SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT, LOADED_TENSORS_ONLY, RNN_TO_DEVICE,
-                  SAVED_TRAIN_AS_INFERENCE)
+                  SAVED_TRAIN_AS_INFERENCE, EXPAND_BOOL_INPUT_SPEC)
 #: The loaded layer, also fine-tuned.
 LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS,
                                   LOADED_INTEGER_GRADIENT)
@@ -478,4 +507,4 @@ PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own
 PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER,) + ONEDNN
 #: paddle2onnx on onnxruntime.
 ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK,
-                P2O_REPEAT_INTERLEAVE_TILE)
+                P2O_REPEAT_INTERLEAVE_TILE, P2O_BFLOAT16_CAST, P2O_PROD_ZERO_DIM)

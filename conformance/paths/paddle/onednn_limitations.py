@@ -52,6 +52,29 @@ PREDICTOR_ONEDNN_BATCH_NORM_TRAINING = Limitation(
     reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, cases 2dad9d459902, "
               "506ca4c17b23; cases/standalone/paddle_inference_onednn_batch_norm_training.py")
 
+PREDICTOR_ONEDNN_SIGNBIT_DYNAMIC_DIM = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN cannot be created for a saved paddle.signbit(x) of an "
+           "x with a dynamic dim (InputSpec [None]): create_predictor fails with a bare 'std::exception' (signbit's "
+           "copysign of ones of shape [0], built from the static shape); without oneDNN it is created",
+    errors=("RuntimeError",), message=r"^std::exception\s*$", ops=("signbit",), outcome=None, versions=">=3.3",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), deployment campaign seed 0, case 18716bce1a84; "
+              "cases/standalone/paddle_inference_onednn_signbit_dynamic_dim.py")
+
+_PAD_ABORT = ("known bug: a Paddle Inference predictor with oneDNN aborts in phi::PadKernel<float, OneDNNContext> "
+              "on a constant F.pad of a 1-d tensor (`F.pad(x, [0, 0])` of x [3]: 'free(): invalid pointer', "
+              "'malloc(): unaligned tcache chunk detected'); without oneDNN it returns x")
+_PAD_REFERENCE = ("found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e68cc22291d1, "
+                  "deployment campaign seed 0, cases 2177c2dfbdce, e594333713cf, 12aa1e24ab69; "
+                  "cases/standalone/paddle_inference_onednn_pad_abort.py")
+PREDICTOR_ONEDNN_PAD_ABORT = Limitation(
+    reason=_PAD_ABORT, phase="crash", errors=("SIGABRT",), ops=("pad_constant", "pad_negative"), outcome=None,
+    versions=">=3.3", reference=_PAD_REFERENCE)
+PREDICTOR_ONEDNN_PAD_ABORT_HANGS = Limitation(
+    reason=_PAD_ABORT + "; in a worker whose signal handler is Paddle's, the abort hangs instead of ending the "
+                        "process", phase="timeout", ops=("pad_constant", "pad_negative"), outcome=None,
+    versions=">=3.3", reference=_PAD_REFERENCE)
+
 #: Every oneDNN predictor's known bugs, in the order they are tried.
 ONEDNN = (PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL, PREDICTOR_ONEDNN_ZERO_SIZE,
-          PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE, PREDICTOR_ONEDNN_BATCH_NORM_TRAINING)
+          PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE, PREDICTOR_ONEDNN_BATCH_NORM_TRAINING, PREDICTOR_ONEDNN_SIGNBIT_DYNAMIC_DIM,
+          PREDICTOR_ONEDNN_PAD_ABORT, PREDICTOR_ONEDNN_PAD_ABORT_HANGS)

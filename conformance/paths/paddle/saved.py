@@ -252,8 +252,9 @@ class Predictor:
         leaves = dict(zip(self.names, (to_numpy(t) for t in tensors)))  # constants were fixed when saved
         for name in self.predictor.get_input_names():
             handle = self.predictor.get_input_handle(name)
-            handle.reshape(leaves[name].shape)
-            handle.copy_from_cpu(np.ascontiguousarray(leaves[name]))
+            value = np.asarray(leaves[name], order="C")  # np.ascontiguousarray would make a 0-d input 1-d
+            handle.reshape(value.shape)
+            handle.copy_from_cpu(value)
         self.predictor.run()
         out = [self.predictor.get_output_handle(n).copy_to_cpu() for n in self.predictor.get_output_names()]
         return FlatOutputs(in_insertion_order(out, self.order))

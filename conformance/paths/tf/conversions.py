@@ -236,10 +236,11 @@ class OnnxNested:
     traced function's ``structured_outputs``. Keyword arguments were bound at export.
     """
 
-    def __init__(self, folder: tempfile.TemporaryDirectory, device: str, names: list, structure):
+    def __init__(self, folder: tempfile.TemporaryDirectory, device: str, names: list, structure, runtime=None):
         self.folder = folder  # removed with the artifact
         self.path = Path(folder.name) / "model.onnx"
-        self.session = OrtModel(self.path, device, names, to_numpy)
+        # ``runtime(path)``: another runtime for the file (OpenVINO's), which then never meets onnxruntime
+        self.session = OrtModel(self.path, device, names, to_numpy) if runtime is None else runtime(self.path)
         self.structure = structure
 
     def __call__(self, *args, **kwargs):
@@ -250,9 +251,10 @@ class OnnxNested:
         return tf.nest.pack_sequence_as(self.structure, list(flat))
 
 
-def export_onnx(ctx):
-    """``tf2onnx.convert.from_function`` of the ``tf.function`` with the example's kwargs bound, at the opset
-    asked for (``--onnx-opset``; else tf2onnx's default), on onnxruntime."""
+def write_onnx(ctx) -> tuple:
+    """``tf2onnx.convert.from_function`` of the ``tf.function`` with the example's kwargs bound, at the opset asked
+    for (``--onnx-opset``; else tf2onnx's default): ``model.onnx`` in a folder of its own (removed when the folder
+    object goes), and the function's output structure."""
     import tf2onnx
 
     signature = input_signature(ctx.args, ctx.tensor_names, ctx.dynamic_axes)
@@ -263,12 +265,18 @@ def export_onnx(ctx):
     tf2onnx.convert.from_function(fn, input_signature=signature, opset=opset, output_path=str(path))
     if opset is not None:
         lower_ir_version(path)  # the lowest IR version the opset needs
+    return folder, fn.get_concrete_function().structured_outputs
+
+
+def export_onnx(ctx):
+    """The ONNX file of :func:`write_onnx` on onnxruntime."""
+    folder, structure = write_onnx(ctx)
     try:
-        return OnnxNested(folder, ctx.device, ctx.tensor_names, fn.get_concrete_function().structured_outputs)
+        return OnnxNested(folder, ctx.device, ctx.tensor_names, structure)
     except UnknownGraphInputs:
         raise
     except Exception:
-        check_loadable(path)  # a runtime too old for the file's opset is a configuration error, not a finding
+        check_loadable(Path(folder.name) / "model.onnx")  # a runtime too old for the opset: a configuration error
         raise
 
 

@@ -21,8 +21,8 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
-from conformance.paths.tf.conversions import export_onnx, input_signature, to_numpy
+from conformance.paths.openvino import F32, OpenVinoModel, read_onnx
+from conformance.paths.tf.conversions import OnnxNested, input_signature, to_numpy, write_onnx
 
 # ------------------------------------------------------------------ TensorFlow Lite
 
@@ -128,15 +128,18 @@ class Packed:
 
 def flat_saved_model(ctx, path: str):
     """A SavedModel of the model whose ``serving_default`` signature takes the tensors flat, named as in the input
-    signature, and returns the outputs flat (``output_0`` ...); the example's kwargs bound. Returns the model's
-    output structure (of symbolic tensors) for packing the flat outputs."""
+    signature, and returns the outputs flat, keyed ``output_00000``, ``output_00001`` ... (a dict: for a returned list
+    TensorFlow names them ``output_0`` ..., and OpenVINO's reader gives each such output of a model with more than
+    ten also the name of another, ``output_6`` on ``output_8``: the tf campaign of 2026-11-28, case dd6ff2025f38);
+    the example's kwargs bound. Returns the model's output structure (of symbolic tensors) for packing the flat
+    outputs."""
     signature = input_signature(ctx.args, ctx.tensor_names, ctx.dynamic_axes)
     structure = []
 
     def serve(*flat):
         outputs = ctx.model(*tf.nest.pack_sequence_as(signature, list(flat)), **ctx.kwargs)
         structure.append(outputs)
-        return tf.nest.flatten(outputs)
+        return {f"output_{i:05d}": t for i, t in enumerate(tf.nest.flatten(outputs))}
 
     function = tf.function(serve, input_signature=tf.nest.flatten(signature))
     holder = tf.Module()
@@ -158,5 +161,7 @@ def openvino_model(ctx):
 
 def onnx_openvino(ctx):
     """The ONNX file of ``tf2onnx.convert.from_function`` (as the ONNX path writes it) read by OpenVINO's ONNX
-    reader."""
-    return onnx_on_openvino(export_onnx(ctx), ctx.tensor_names, to_numpy)
+    reader. onnxruntime never loads it: what onnxruntime refuses (a type its kernels lack) is not OpenVINO's."""
+    folder, structure = write_onnx(ctx)
+    return OnnxNested(folder, ctx.device, ctx.tensor_names, structure,
+                      runtime=functools.partial(read_onnx, names=ctx.tensor_names, to_numpy=to_numpy))

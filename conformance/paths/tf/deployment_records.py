@@ -6,8 +6,10 @@ Each path needs its optional runtime (``requires``): a missing one makes every c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
+from conformance.paths.openvino_limitations import OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_EMPTY_MATMUL_TRANSPOSED
 from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
 from conformance.paths.tf import deployment as deploy
@@ -47,31 +49,93 @@ TFLITE_NO_FLEX_DELEGATE = Limitation(
     phase="run", errors=("RuntimeError",), message=r"Select TensorFlow op\(s\).*not supported by this interpreter",
     versions=">=2.21", reference="https://ai.google.dev/edge/litert/models/ops_select#run_inference")
 
-#: tf.openvino is default since its seed-0 campaign's findings were named (issue 18); the TFLite paths and
-#: tf.onnx_openvino run only when named (default=False) while a finding of theirs is unminimised: TFLite's 'Invalid
-#: tensor size' (seen only with an empty input), OpenVINO's ONNX reader refusing some tf2onnx Loops.
+FOUND_DEPLOY = "found by conformance 2026-11-28 (tensorflow 2.21.0, ai-edge-litert 2.3.0, openvino 2026.4.1, " \
+               "tf2onnx 1.17.0), the TensorFlow deployment campaign (issue 18, seed 0)"
+TFLITE_EMPTY_OUTPUT = Limitation(
+    reason="known bug (TensorFlow Lite's Python interpreter): get_tensor, which the signature runner calls too, "
+           "refuses any tensor of 0 bytes ('Invalid tensor size.'), and an op's zero-size output in a model of static "
+           "shapes is one: the model runs, its empty output cannot be read (an output that is an input, or one of a "
+           "dim resized at run time, can); the inputs are fed as documented (resize_tensor_input, allocate_tensors, "
+           "set_tensor)",
+    phase="run", errors=("ValueError",), message=r"Invalid tensor size\.", outcome=None, versions=">=2.0",
+    package="ai-edge-litert",
+    reference=f"https://github.com/tensorflow/tensorflow/issues/57084; {FOUND_DEPLOY}; "
+              "cases/standalone/tflite_empty_output_invalid_tensor_size.py")
+#: The same in tf.lite.Interpreter, TensorFlow's own copy of the interpreter (the Flex one).
+TFLITE_EMPTY_OUTPUT_TF = replace(TFLITE_EMPTY_OUTPUT, package="")
+TFLITE_FLOOR_DIV_ZERO = Limitation(
+    reason="known bug (TensorFlow Lite): the FLOOR_DIV kernel refuses a zero divisor of any type ('Division by 0 ... "
+           "(FLOOR_DIV) failed to invoke'), floats too, where TensorFlow gives inf or NaN (x // x of a tensor "
+           "holding 0; for integers TensorFlow raises too, which passes)",
+    phase="run", errors=("RuntimeError",), message=r"Division by 0.*\(FLOOR_DIV\) failed to invoke",
+    outcome=None, versions=">=2.0", package="ai-edge-litert",
+    reference=f"{FOUND_DEPLOY}; cases/standalone/tflite_floor_div_float_zero.py")
+TFLITE_FLOOR_DIV_ZERO_TF = replace(TFLITE_FLOOR_DIV_ZERO, package="")
+TFLITE_UINT8_MEAN = Limitation(
+    reason="known bug (TensorFlow Lite): tf.reduce_mean of a uint8 tensor comes out 0 (a [1, 1] tensor holding 9, "
+           "mean over dim 1: TensorFlow gives 9), builtin MEAN, in LiteRT's interpreter and tf.lite.Interpreter alike",
+    phase="compare", divergences=("value",), ops=("int_mean",), outcome=None, versions=">=2.21",
+    reference=f"{FOUND_DEPLOY}; cases/tflite-uint8-mean-zero.json")
+TFLITE_TENSOR_LIST_BUILTINS = Limitation(
+    reason="TensorFlow Lite's builtin operators cannot hold some TensorList operations (a tensor list of a while "
+           "loop whose element shape is not known, as a tf.TensorArray or a list grown in a loop builds): a "
+           "conversion restricted to TFLITE_BUILTINS refuses them ('Lowering tensor list ops is failed. Please "
+           "consider using Select TF ops')",
+    errors=("ConverterError",), message=r"Lowering tensor list ops is failed", versions=">=2.0",
+    reference="https://ai.google.dev/edge/litert/models/ops_select")
+OPENVINO_ONNX_LOOP_OUTER_VALUES = Limitation(
+    reason="known bug (OpenVINO's ONNX reader): a Loop whose body reads values of an enclosing graph (tf2onnx's "
+           "while loops, tf.scan's, also inside an If branch) is refused: the reader counts those values among the "
+           "body's inputs ('The provided loop body graph canonical inputs size (7), does not match the sum of loop "
+           "carried dependencies and two mandatory inputs (6)', where the body declares the 6 the spec asks for); "
+           "onnxruntime runs the same file",
+    errors=("RuntimeError",), message=r"loop body graph canonical inputs size \(\d+\), does not match",
+    outcome=None, versions=">=2026.0", package="openvino",
+    reference=f"{FOUND_DEPLOY}; 12 findings, e.g. cases 9d9a36e36b2b, e32e7d29e1d5")
+OPENVINO_INT_MEAN = Limitation(
+    reason="known bug (tf2onnx), as OpenVINO meets it: tf.reduce_mean of int8 or uint8 is written as an ONNX "
+           "ReduceMean on that type, which ReduceMean does not take: OpenVINO's ONNX reader "
+           "refuses it ('Unsupported input type')",
+    errors=("RuntimeError",), message=r"Node\(ReduceMean\)", ops=("int_mean",), outcome=None, versions=">=1.17",
+    package="tf2onnx", reference=lim.ONNX_INT_MEAN.reference)
+OPENVINO_RESHAPE_ZERO_DIM = Limitation(
+    reason="known bug (tf2onnx), as OpenVINO meets it: tf.reshape to a shape with a 0 is written as an ONNX Reshape "
+           "without allowzero=1, where a 0 means 'copy the input's dim': OpenVINO copies it (a [3, 0] tensor "
+           "reshaped to [0, 2] comes out [3, 2]) where onnxruntime refuses the model",
+    phase="compare", divergences=("shape",), ops=("reshape_empty",), outcome=None, versions=">=1.17",
+    package="tf2onnx", reference=lim.ONNX_RESHAPE_ZERO_DIM.reference)
+
+#: tf.openvino is default since its seed-0 campaign's findings were named (issue 18); tf.tflite and tf.onnx_openvino
+#: since theirs were (the same issue: 'Invalid tensor size' is the interpreter's get_tensor refusing an empty output,
+#: TFLITE_EMPTY_OUTPUT; OpenVINO's ONNX reader refusing tf2onnx's Loops, OPENVINO_ONNX_LOOP_OUTER_VALUES).
+#: tf.tflite_select_tf_ops runs only when named (default=False): tf.lite.Interpreter of the tensorflow-cpu wheel has no
+#: Flex delegate, so every model that keeps a TensorFlow operator is refused, and the rest converts to the builtin
+#: model tf.tflite already judges, in an interpreter TensorFlow deprecates; its campaign cost tf.tflite's again.
 DEPLOYMENT_PATHS = (
     PathRecord("tf", "tflite", "tf.lite.TFLiteConverter.from_concrete_functions (float32, builtin operators only) run "
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
-               limitations=lim.TRACED + (TFLITE_NO_BUILTIN, lim.FREEZE_DUPLICATE_FUNCTION), specializes=KWARGS,
-               requires=("ai_edge_litert",),
-               devices=("cpu",),
-               default=False),
+               limitations=lim.TRACED + (TFLITE_NO_BUILTIN, TFLITE_TENSOR_LIST_BUILTINS, lim.FREEZE_DUPLICATE_FUNCTION,
+                                          TFLITE_EMPTY_OUTPUT, TFLITE_FLOOR_DIV_ZERO, TFLITE_UINT8_MEAN),
+               specializes=KWARGS,
+               requires=("ai_edge_litert",), devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
                "(TensorFlow operators kept where TensorFlow Lite has no builtin) run by tf.lite.Interpreter (Flex "
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
-               limitations=lim.TRACED + (TFLITE_NO_KERNEL, TFLITE_NO_FLEX_DELEGATE, lim.FREEZE_DUPLICATE_FUNCTION),
+               limitations=lim.TRACED + (TFLITE_NO_KERNEL, TFLITE_NO_FLEX_DELEGATE, lim.FREEZE_DUPLICATE_FUNCTION,
+                                          TFLITE_EMPTY_OUTPUT_TF, TFLITE_FLOOR_DIV_ZERO_TF, TFLITE_UINT8_MEAN),
                specializes=KWARGS,
                devices=("cpu",),
                default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
-               limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND),
+               limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND,
+                                          OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL),
                specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
-               limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK,), specializes=KWARGS,
-               requires=("tf2onnx", "onnx", "onnxruntime", "openvino"),
-               devices=("cpu",), default_onnx_opset=onnx_default_opset,
-               default=False),
+               limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK, OPENVINO_ONNX_LOOP_OUTER_VALUES,
+                                       OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_INT_MEAN, OPENVINO_RESHAPE_ZERO_DIM,
+                                       OPENVINO_DIVIDE_BY_RECIPROCAL),
+               specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
+               devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

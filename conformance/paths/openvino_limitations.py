@@ -1,0 +1,47 @@
+"""Known bugs of OpenVINO's CPU plugin, whichever reader made the model (PyTorch's, a SavedModel's, an ONNX file from
+any framework's exporter): each framework's OpenVINO paths list the ones their programs meet
+(:mod:`conformance.paths.torch.deployment_records`, and the Paddle and TensorFlow ones).
+
+Found by the deployment campaigns of 2026-11-28 (issue 18, seed 0; openvino 2026.4.1); each has a standalone script
+in ``cases/standalone/`` that needs only numpy and openvino.
+"""
+
+from __future__ import annotations
+
+from conformance.paths.records import Limitation
+
+FOUND = "found by conformance 2026-11-28 (openvino 2026.4.1), the deployment campaigns of torch, paddle and tf (seed 0)"
+
+OPENVINO_EMPTY_MATMUL_TRANSPOSED = Limitation(
+    reason="known bug: OpenVINO's CPU plugin cannot compile a MatMul of static shapes with a zero-size operand and a "
+           "transposed one (`x @ x.transpose(-2, -1)` of x [0, 1, 1, 3] or [3, 0]; the ONNX reader folds the "
+           "Transpose into MatMul's transpose_b): compile_model fails with 'object is not initialized' (with an op "
+           "fused after it: 'Matmul doesn't support a degenerate case when other ops are fused'); without the "
+           "transpose it compiles and gives the empty sum's zeros",
+    errors=("RuntimeError",), message=r"object is not initialized|Matmul doesn't support a degenerate case",
+    ops=("matmul_empty",), outcome=None, versions=">=2026.0", package="openvino",
+    reference=f"{FOUND} (cases ecbbd52cdbb3, f818df3c6397, db8da63893a3); "
+              "cases/standalone/openvino_cpu_empty_matmul_transposed.py")
+OPENVINO_DIVIDE_BY_RECIPROCAL = Limitation(
+    reason="known bug: OpenVINO's CPU plugin divides float32 as a * (1 / b), which is not correctly rounded "
+           "(0.17173822 / 0.17173822 = 0.99999994, x / 0.3 of an exact multiple of 0.3 one ulp off): a floor "
+           "division of an exact multiple is one too small (x // x = 0), and what divides by it next is infinite",
+    phase="compare", divergences=("value", "nonfinite"), ops=("floor_div", "floor_divide_scalar", "ceil_div"),
+    outcome=None, versions=">=2026.0", package="openvino",
+    reference=f"{FOUND} (cases 265e7306ca1c, 3bc3ac7a4ea5); cases/standalone/openvino_cpu_divide_by_reciprocal.py")
+OPENVINO_BF16_ROUNDING = Limitation(
+    reason="known bug: OpenVINO's CPU plugin converts float32 to bfloat16 rounding up (to even) only when the kept "
+           "mantissa is odd and the dropped half is at least 1/2, whatever lies beyond: -0.5739503 becomes -0.5703125 "
+           "where round-to-nearest-even (torch, ONNX) gives -0.57421875, in about a quarter of the values; a float16 "
+           "round trip (Convert to f16 and back) is dropped altogether",
+    phase="compare", divergences=("value",), ops=("round_to",), outcome=None, versions=">=2026.0",
+    package="openvino", reference=f"{FOUND} (case 857191e469c9); cases/standalone/openvino_cpu_bf16_rounding.py")
+OPENVINO_F64_SATURATES = Limitation(
+    reason="known bug: OpenVINO's CPU plugin computes float64 in float32 and narrows it with saturation: a float64 "
+           "value beyond float32's range (4.5e307, -1e300) becomes +-3.4e38 (FLT_MAX) where the framework's cast to "
+           "float32 gives +-inf (openvinotoolkit/openvino#33564: FLT_MAX for a float64 division by zero)",
+    phase="compare", divergences=("nonfinite",), ops=("cast",), outcome=None, versions=">=2026.0",
+    package="openvino", reference=f"https://github.com/openvinotoolkit/openvino/issues/33564; {FOUND} (cases "
+                                  "dea35656e6b2, c978b607b5e2); cases/standalone/openvino_cpu_f64_saturates.py")
+#: The plugin's value bugs that any float program may meet.
+OPENVINO_CPU = (OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_BF16_ROUNDING)
