@@ -70,3 +70,30 @@ def test_each_conversion_is_copyable_into_a_reproducer(path):
     source = standalone_source(path.convert, path.run, names=("convert", "run"))
     compile(source, path.id, "exec")
     assert "\ndef convert" in source or "\nconvert = " in source
+
+
+@pytest.mark.parametrize("path_id", ["torch.onnx_torchscript", "torch.onnx_torchscript_openvino"])
+def test_the_exporters_sigfpe_on_an_empty_reshape_is_a_known_crash(path_id):
+    """The TorchScript exporter dies of SIGFPE exporting `x.reshape(0, 2)` of an empty x (in a worker: a crash,
+    cases/standalone/torch_onnx_torchscript_reshape_empty_sigfpe.py): the lost record names the known bug, and only
+    for a program with the op and that signal."""
+    from conformance.paths.records import load_framework
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
+    from conformance.run.crashes import finish_lost
+    from conformance.run.records import ResultRecord
+
+    path = PATHS[path_id]
+    fw = load_framework("torch")
+
+    def lost(op, attrs, code):
+        program = Program(seed=1, inputs=(Input("x", TensorSpec((0, 2))),), kwargs=(), params=(),
+                          body=(Get("v0", "x"), OpStmt("v1", op, ("v0",), attrs)), output=OutVar("v1"))
+        case = Case(program, (InputSet("example", 1, 0),))
+        record = ResultRecord.for_case(case, "torch", path.name, "cpu", fw.versions())
+        return finish_lost(record, path, "crash", "the worker process died", code, "", program, fw.version())
+
+    record = lost("reshape_empty", (("shape", (0, 2)),), -8)
+    assert record["outcome"] == "crash" and "SIGFPE" in record["detail"]["known_issue"]
+    assert not lost("reshape_empty", (("shape", (0, 2)),), -11)["detail"].get("known_issue")  # another signal
+    assert not lost("neg", (), -8)["detail"].get("known_issue")  # another op

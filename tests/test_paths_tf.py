@@ -265,6 +265,20 @@ def test_cuda_is_unsupported_without_a_tensorflow_gpu():
     assert record["outcome"] == "unsupported" and "not available" in record["detail"]["message"]
 
 
+@pytest.mark.parametrize("path", ["tf.eager", "tf.function", "tf.saved_model"])
+def test_masked_select_of_a_0d_tensor_is_rendered_as_tensorflow_takes_it(path):
+    """masked_select of a scalar (torch and paddle take one; tf.boolean_mask refuses a 0-d mask, eagerly too, and a
+    traced model where the branch holding it is not taken: the campaign's case 619ae7c59d5f, issue 18)."""
+    program = Program(
+        seed=3, inputs=(Input("x", TensorSpec((), low=-3.0, high=3.0)),), kwargs=(), params=(),
+        body=(Get("v0", "x"), OpStmt("m", "eq", ("v0", "v0")), OpStmt("s", "masked_select", ("v0", "m")),
+              If(TensorCond("v0", "mean", "<", 100.0), (), (OpStmt("n", "ne", ("v0", "v0")),
+                                                            OpStmt("t", "masked_select", ("v0", "n"))))),
+        output=OutSeq("tuple", (OutVar("s"), OutVar("v0"))))
+    record = check(Case(program, (InputSet("example", 1, 1), InputSet("values", 1, 2))), PATHS[path])
+    assert record["outcome"] == "pass", record["detail"]["message"]
+
+
 def test_the_signature_has_none_on_the_dynamic_dims():
     """The input_signature the traced paths use has None exactly on the dynamic dims, and the example's dtypes."""
     from conformance.paths.tf.conversions import input_signature

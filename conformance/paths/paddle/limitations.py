@@ -350,10 +350,15 @@ P2O_BFLOAT16_CAST = Limitation(
     errors=("InvalidGraph",), message=r"Type 'tensor\(bfloat16\)' of input parameter \(\S+\) of operator \(Cast\)",
     outcome=None, versions=">=2.1", package="paddle2onnx",
     reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, case 3e2de5757a46")
-P2O_PROD_ZERO_DIM = Limitation(
-    reason="known bug: paddle2onnx gives paddle.prod over the only axis of an integer vector (a 0-d result) shape [1]",
-    phase="compare", divergences=("shape",), ops=("int_prod",), outcome=None, versions=">=2.1", package="paddle2onnx",
-    reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, case e4f9f79e2da3")
+P2O_ZERO_DIM_AS_ONE = Limitation(
+    reason="known bug: paddle2onnx gives a 0-d result shape [1] (the graph declares []) where its converter "
+           "broadcasts with a [1] constant or reshapes to [1]: pd_op.scale (`-x`, `x * c`; its factor is a [1] "
+           "full) and a reduction to 0-d (paddle.sum, mean, prod, max over every axis: ReduceX, then Reshape [1]); "
+           "elementwise ops (relu, tanh, ==) keep []",
+    phase="compare", divergences=("shape",), ops=("neg", "mul_scalar", "sum", "mean", "prod",
+                                                  "int_prod"), outcome=None, versions=">=2.1", package="paddle2onnx",
+    reference="found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, cases e4f9f79e2da3 "
+              "(int prod), f048c8ec7aba (`(-leaky_relu(x)) == ...` of a 0-d x)")
 
 #: ... the same, where the error's message quotes no Python line (a program run with autograd, the failing copysign
 #: inside a pd_op.if): the dynamic dim read as 0 shows in the first shape.
@@ -507,4 +512,4 @@ PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + SAVED  # its own
 PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER,) + ONEDNN
 #: paddle2onnx on onnxruntime.
 ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK,
-                P2O_REPEAT_INTERLEAVE_TILE, P2O_BFLOAT16_CAST, P2O_PROD_ZERO_DIM)
+                P2O_REPEAT_INTERLEAVE_TILE, P2O_BFLOAT16_CAST, P2O_ZERO_DIM_AS_ONE)

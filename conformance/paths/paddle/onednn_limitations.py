@@ -73,8 +73,16 @@ PREDICTOR_ONEDNN_PAD_ABORT_HANGS = Limitation(
     reason=_PAD_ABORT + "; in a worker whose signal handler is Paddle's, the abort hangs instead of ending the "
                         "process", phase="timeout", ops=("pad_constant", "pad_negative"), outcome=None,
     versions=">=3.3", reference=_PAD_REFERENCE)
+PREDICTOR_ONEDNN_CONCAT_EMPTY_SEGV = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN dies of SIGSEGV in phi::ConcatKernel<float, "
+           "OneDNNContext> (ConcatOneDNNHandler) on paddle.concat of zero-size tensors (`if a.shape[0] > 2: c = "
+           "paddle.concat([c, c], 0)`, c of shape [0, 5]); without oneDNN it runs",
+    phase="crash", errors=("SIGSEGV",), ops=("concat_empty",), outcome=None, versions=">=3.3",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), deployment campaign seed 0, case 7c25dffcbd39; "
+              "cases/standalone/paddle_inference_onednn_concat_empty_segv.py")
 
 #: Every oneDNN predictor's known bugs, in the order they are tried.
 ONEDNN = (PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL, PREDICTOR_ONEDNN_ZERO_SIZE,
           PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE, PREDICTOR_ONEDNN_BATCH_NORM_TRAINING, PREDICTOR_ONEDNN_SIGNBIT_DYNAMIC_DIM,
-          PREDICTOR_ONEDNN_PAD_ABORT, PREDICTOR_ONEDNN_PAD_ABORT_HANGS)
+          PREDICTOR_ONEDNN_PAD_ABORT, PREDICTOR_ONEDNN_PAD_ABORT_HANGS,
+          PREDICTOR_ONEDNN_CONCAT_EMPTY_SEGV)

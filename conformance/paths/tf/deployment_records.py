@@ -105,6 +105,47 @@ OPENVINO_RESHAPE_ZERO_DIM = Limitation(
     phase="compare", divergences=("shape",), ops=("reshape_empty",), outcome=None, versions=">=1.17",
     package="tf2onnx", reference=lim.ONNX_RESHAPE_ZERO_DIM.reference)
 
+TFLITE_FREEZE_GATHER_IN_COND = Limitation(
+    reason="known bug (TensorFlow): TFLiteConverter.from_concrete_functions converts through a SavedModel where the "
+           "function can be its signature, and else freezes it (convert_variables_to_constants_v2_as_graph), as for "
+           "outputs nested as a tuple holding a dict; freezing leaves a tf.gather of a variable in a tf.cond branch "
+           "(embedding) a ResourceGather fed the frozen float value: 'input resource[0] expected type resource != "
+           "float ... Failed to functionalize Control Flow V1 ops' (the frozen function fails to run too)",
+    errors=("ConverterError",), message=r"input resource\[\d+\] expected type resource != float", ops=("embedding",),
+    outcome=None, versions=">=2.21",
+    reference=f"{FOUND_DEPLOY}; case 02fe4fa51e64; the freezing of tensorflow/tensorflow#91313")
+OPENVINO_SCAN_ONE_ELEMENT = Limitation(
+    reason="known bug (OpenVINO's TensorFlow reader): tf.scan over a dim of static size 1 (the emitters of cummax and "
+           "cummin scan tf.maximum, tf.minimum along a dim moved first) is refused: its StatelessWhile fails to "
+           "convert ('Accessing out-of-range dimension'); a size of 2 or more, or a dynamic one, converts",
+    errors=("OpConversionFailure",), message=r"StatelessWhile with a message:\s*Exception from \S*shape_util\.cpp:\d+:"
+                                             r"\s*Accessing out-of-range dimension",
+    ops=("cummax", "cummin"), outcome=None, versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_DEPLOY}; case 14500a5756bd")
+OPENVINO_ZERO_ITERATION_WHILE_IN_COND = Limitation(
+    reason="known bug (OpenVINO, a SavedModel): a while loop on a tensor in a tf.cond branch that runs zero times "
+           "gives its loop variable uninitialised memory (1e+34, 4.6e-41 ...) where TensorFlow keeps the value it "
+           "had before the loop (a body reading a value from outside the loop; seen where the batch decides the "
+           "branch)",
+    phase="compare", divergences=("value", "nonfinite"), constructs=("while_tensor",), outcome=None,
+    versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_DEPLOY}; case 9d9a36e36b2b; cases/standalone/tf_openvino_zero_iteration_while_in_cond.py")
+OPENVINO_ONNX_SCAN_TENSOR_LIST = Limitation(
+    reason="known bug (tf2onnx), as OpenVINO meets it: the while loop of tf.scan (cummax, cummin) fails to convert and "
+           "tf2onnx keeps its TensorList ops (ONNX_SCAN_UNTYPED); OpenVINO's ONNX reader has no rule for them "
+           "('No conversion rule found for operations: TensorListReserve-15, TensorListSetItem-15') and fails on the "
+           "Loop around them (an Add of i64 and i32, 'Accessing out-of-range dimension')",
+    errors=("RuntimeError",), message=r"No conversion rule found for operations: [^\n]*TensorList",
+    ops=("cummax", "cummin"), outcome=None, versions=">=1.17", package="tf2onnx",
+    reference=f"{lim.ONNX_SCAN_UNTYPED.reference}; {FOUND_DEPLOY}, cases 00fe36870f9a, 14500a5756bd")
+OPENVINO_ONNX_IF_OUTPUTS = Limitation(
+    reason="known bug (OpenVINO's ONNX reader), not minimised: an If of tf2onnx's with two outputs in each branch "
+           "(onnx.checker and onnxruntime take the file; tf.onnx passes) is refused: \"'then' and 'else' branches "
+           "have to have the same number of outputs\" (either output alone is taken)",
+    errors=("RuntimeError",), message=r"'then' and 'else' branches have to have the same number of outputs",
+    outcome=None, versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_DEPLOY}; case e2afbceac11e")
+
 #: tf.openvino is default since its seed-0 campaign's findings were named (issue 18); tf.tflite and tf.onnx_openvino
 #: since theirs were (the same issue: 'Invalid tensor size' is the interpreter's get_tensor refusing an empty output,
 #: TFLITE_EMPTY_OUTPUT; OpenVINO's ONNX reader refusing tf2onnx's Loops, OPENVINO_ONNX_LOOP_OUTER_VALUES).
@@ -115,27 +156,31 @@ DEPLOYMENT_PATHS = (
     PathRecord("tf", "tflite", "tf.lite.TFLiteConverter.from_concrete_functions (float32, builtin operators only) run "
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
                limitations=lim.TRACED + (TFLITE_NO_BUILTIN, TFLITE_TENSOR_LIST_BUILTINS, lim.FREEZE_DUPLICATE_FUNCTION,
-                                          TFLITE_EMPTY_OUTPUT, TFLITE_FLOOR_DIV_ZERO, TFLITE_UINT8_MEAN),
+                                          TFLITE_EMPTY_OUTPUT, TFLITE_FLOOR_DIV_ZERO, TFLITE_UINT8_MEAN,
+                                          TFLITE_FREEZE_GATHER_IN_COND),
                specializes=KWARGS,
                requires=("ai_edge_litert",), devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
                "(TensorFlow operators kept where TensorFlow Lite has no builtin) run by tf.lite.Interpreter (Flex "
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
                limitations=lim.TRACED + (TFLITE_NO_KERNEL, TFLITE_NO_FLEX_DELEGATE, lim.FREEZE_DUPLICATE_FUNCTION,
-                                          TFLITE_EMPTY_OUTPUT_TF, TFLITE_FLOOR_DIV_ZERO_TF, TFLITE_UINT8_MEAN),
+                                          TFLITE_EMPTY_OUTPUT_TF, TFLITE_FLOOR_DIV_ZERO_TF, TFLITE_UINT8_MEAN,
+                                          TFLITE_FREEZE_GATHER_IN_COND),
                specializes=KWARGS,
                devices=("cpu",),
                default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
                limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND,
-                                          OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL),
+                                          OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL,
+                                          OPENVINO_SCAN_ONE_ELEMENT, OPENVINO_ZERO_ITERATION_WHILE_IN_COND),
                specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
                limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK, OPENVINO_ONNX_LOOP_OUTER_VALUES,
                                        OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_INT_MEAN, OPENVINO_RESHAPE_ZERO_DIM,
-                                       OPENVINO_DIVIDE_BY_RECIPROCAL),
+                                       OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_ONNX_SCAN_TENSOR_LIST,
+                                       OPENVINO_ONNX_IF_OUTPUTS),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
                devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

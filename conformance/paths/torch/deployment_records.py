@@ -122,11 +122,23 @@ EXECUTORCH_STR_INPUT = Limitation(
            "('Unsupported python type <class 'str'>')",
     phase="run", errors=("RuntimeError",), message=r"Unsupported python type <class 'str'>",
     reference="https://pytorch.org/executorch/stable/runtime-overview.html")
+OPENVINO_SCATTER_SRC_LARGER = Limitation(
+    reason="known bug (both ONNX exporters), as OpenVINO meets it: torch.scatter with a src larger than index is "
+           "written as ScatterElements with updates of src's shape, which OpenVINO's ONNX reader refuses ('Indices "
+           "and updates input shapes are required to be equal'); onnxruntime refuses it at run time",
+    errors=("RuntimeError",), message=r"Indices and updates input shapes are required to be equal",
+    ops=("scatter",), outcome=None, versions=">=2.13", reference=lim.ONNX_SCATTER_SRC_LARGER.reference)
+OPENVINO_RESHAPE_ZERO_DIM = Limitation(
+    reason="known bug (the TorchScript exporter), as OpenVINO meets it: a reshape of an empty tensor to a shape "
+           "holding a 0 is written as an ONNX Reshape without allowzero=1, and OpenVINO copies the input's dim for "
+           "the 0 ([3, 1, 1, 0, 3] reshaped to [0] comes out [3]) where onnxruntime refuses the model",
+    phase="compare", divergences=("shape",), ops=("reshape_empty",), outcome=None, versions=">=2.13",
+    reference=lim.ONNX_RESHAPE_ZERO_DIM.reference)
 #: The ONNX exporters' limitations, and the CPU plugin's with the ONNX reader's static shapes.
 ONNX_DYNAMO_OPENVINO = ((OPENVINO_F64_SATURATES,) + lim.ONNX_DYNAMO + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,)
-                        + OPENVINO_CPU)
+                        + OPENVINO_CPU + (OPENVINO_SCATTER_SRC_LARGER,))
 ONNX_TORCHSCRIPT_OPENVINO = ((OPENVINO_F64_SATURATES,) + lim.ONNX_TORCHSCRIPT + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,)
-                             + OPENVINO_CPU)
+                             + OPENVINO_CPU + (OPENVINO_SCATTER_SRC_LARGER, OPENVINO_RESHAPE_ZERO_DIM))
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 

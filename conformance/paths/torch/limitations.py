@@ -261,10 +261,45 @@ ONNX_FLOOR_DIVIDE_TRUNCATES = Limitation(
     phase="compare", divergences=("value", "nonfinite"), ops=("floor_div", "floor_divide_scalar", "ceil_div"),
     outcome=None, versions=">=2.0", reference="https://github.com/pytorch/pytorch/issues/78442; "
                                               "cases/torch-onnx-torchscript-floor-divide-nan.json")
+FOUND_DEPLOY = "found by conformance 2026-11-28 (torch 2.13.0, openvino 2026.4.1)"
+ONNX_SCATTER_SRC_LARGER = Limitation(
+    reason="known bug: both ONNX exporters write torch.scatter(x, dim, index, src) as ScatterElements(x, index, src) "
+           "without slicing src to index's shape: torch takes a src larger than index (it reads src only where index "
+           "has elements), ONNX ScatterElements needs updates of indices' shape, so onnxruntime refuses to run it "
+           "('Indices vs updates dimensions differs'; onnx/onnx#4672)",
+    phase="run", errors=("InvalidArgument",), message=r"Indices vs updates dimensions differs", ops=("scatter",),
+    outcome=None, versions=">=2.13",
+    reference=f"https://github.com/onnx/onnx/issues/4672; {FOUND_DEPLOY}, the torch deployment campaign's rerun "
+              "(issue 18, cases 324162c57334, b6444de759a9)")
+ONNX_RESHAPE_ZERO_DIM = Limitation(
+    reason="known bug: the TorchScript exporter writes x.reshape(shape) of a static shape holding a 0 (an empty "
+           "tensor) as an ONNX Reshape without allowzero=1, where a 0 means 'copy the input's dim': onnxruntime "
+           "refuses to run it ('The input tensor cannot be reshaped to the requested shape': [3, 1, 1, 0, 3] to "
+           "[3] where torch asked for [0]); the dynamo exporter's file runs",
+    phase="run", errors=("Fail",), message=r"The input tensor cannot be reshaped to the requested shape",
+    ops=("reshape_empty",), outcome=None, versions=">=2.13",
+    reference=f"{FOUND_DEPLOY}, the torch deployment campaign's rerun (issue 18, cases dc891e94d3f9, c56f0e4bf17a)")
+ONNX_RESHAPE_EMPTY_SIGFPE = Limitation(
+    reason="known bug: the TorchScript exporter dies of SIGFPE (an integer division by zero) in the ONNX shape "
+           "inference of the Reshape it writes for x.reshape(0, 2) of an empty x of shape [0, 2] (or [0, 2, 3, 3]; "
+           "_jit_pass_onnx_node_shape_type_inference, called from the reshape symbolic); [3, 0] to (0, 2) exports "
+           "(pytorch#144144, #110056: the same signal in the same pass)",
+    phase="crash", errors=("SIGFPE",), ops=("reshape_empty",), outcome=None, versions=">=2.13",
+    reference=f"https://github.com/pytorch/pytorch/issues/144144; {FOUND_DEPLOY}, the torch deployment campaign's "
+              "rerun (issue 18, cases 436c75c01580, 9e9cd37c79a6); "
+              "cases/standalone/torch_onnx_torchscript_reshape_empty_sigfpe.py")
+ONNX_ROLL_PAST_SIZE = Limitation(
+    reason="known bug: the TorchScript exporter writes torch.roll(x, shift, dim) as two Slices at -shift, which "
+           "does not wrap a shift larger than the dim (torch.roll(x, 7, 0) of 5 elements is a roll by 2 in torch; "
+           "the exported model returns x unrolled)",
+    phase="compare", divergences=("value",), ops=("roll",), outcome=None, versions=">=2.13",
+    reference=f"{FOUND_DEPLOY}, the torch deployment campaign's rerun (issue 18, cases 0dec4fb471c3, 4058b5cfa331)")
 ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL,
-                    ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES) + TRACE
+                    ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES,
+                    ONNX_SCATTER_SRC_LARGER, ONNX_RESHAPE_ZERO_DIM, ONNX_RESHAPE_EMPTY_SIGFPE,
+                    ONNX_ROLL_PAST_SIZE) + TRACE
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION,
-               ORT_NO_KERNEL)
+               ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER)
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",

@@ -287,10 +287,12 @@ def _masked_select_infer(ts, a):
     return TensorType((DATA_DIM_PREFIX,), x.dtype)
 
 
+# TensorFlow: tf.boolean_mask refuses a 0-d mask ('mask cannot be scalar', eagerly too), so x and the mask are
+# flattened first: masked_select's 1-d result in row-major order, of a 0-d x too (torch and paddle take one).
 register(name="masked_select", family="indexing", arity=2, arg_dtypes=("float32", "bool"), data_dependent=True,
          weight=1.0, doc="the elements of x where a mask of x's shape is true, as a 1-d tensor whose length the data "
          "decides", emit=per_framework("torch.masked_select({0}, {1})", "paddle.masked_select({0}, {1})",
-                                       "tf.boolean_mask({0}, {1})"),
+                                       "tf.boolean_mask(tf.reshape({0}, [-1]), tf.reshape({1}, [-1]))"),
          infer=_masked_select_infer, domain=lambda ivs, ts: ts[0].shape == ts[1].shape, bound=keep_bound,
          tolerance="a data-dependent size: paths that need static shapes refuse it by design")
 
