@@ -190,7 +190,7 @@ class Mode:
             from conformance.judge.precision import judge
 
             return judge(out, eager, reference, noise, path.precision)
-        return diagnose(out, eager, reference, noise=noise)
+        return diagnose(out, eager, reference, noise=noise, float64_as=path.float64_as)
 
     def guard(self, path: PathRecord, ctx: ConvertContext, prep: Prepared, run: InputRun) -> str:
         """Why ``run`` is not judged along ``path`` beyond the branch-flip guard ("" if it is): a path that

@@ -130,7 +130,7 @@ def _as_array(x) -> Any:
     return x
 
 
-def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol) -> LeafReport:
+def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_as) -> LeafReport:
     c, e = _as_array(c), _as_array(e)
     if not isinstance(c, np.ndarray) or not isinstance(e, np.ndarray):
         return LeafReport(path, False, "structure", f"expected an array, got {type(c).__name__}")
@@ -148,7 +148,7 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol) -> LeafRe
                           worst_index=worst, mismatch_fraction=frac,
                           max_abs_err=float(np.abs(c.astype(np.float64) - e.astype(np.float64)).max())
                           if c.size else 0.0)
-    name = str(e.dtype)
+    name = float64_as if float64_as and e.dtype == np.float64 else str(e.dtype)
     d_rtol, d_atol = TOLERANCES.get(name, TOLERANCES["float32"])
     rtol = d_rtol if rtol is None else rtol
     atol = d_atol if atol is None else atol
@@ -224,7 +224,8 @@ def _walk(path: str, c, e, r, n, out: list, opts) -> None:
 
 
 def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[float] = None,
-             atol: Optional[float] = None, multiplier: Optional[float] = None, ptol: float = 0.0) -> Report:
+             atol: Optional[float] = None, multiplier: Optional[float] = None, ptol: float = 0.0,
+             float64_as: Optional[str] = None) -> Report:
     """Compare a candidate output tree with eager's (numpy arrays in nested tuple/list/dict).
 
     :param reference: eager's output computed in float64 (same structure), or None.
@@ -233,9 +234,11 @@ def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[flo
     :param rtol, atol: override the per-dtype defaults of :data:`TOLERANCES`.
     :param multiplier: how many times the expected rounding noise the candidate may have.
     :param ptol: the fraction of elements allowed to fail.
+    :param float64_as: the float dtype whose tolerance rule judges float64 leaves (a candidate that computes float64
+        in float32: ``PathRecord.float64_as``), or None.
     """
     out: list[LeafReport] = []
-    _walk("", candidate, eager, reference, noise, out, (rtol, atol, multiplier, ptol))
+    _walk("", candidate, eager, reference, noise, out, (rtol, atol, multiplier, ptol, float64_as))
     return Report(out)
 
 

@@ -197,6 +197,10 @@ class PathRecord:
     #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
     #: reduced precision flips is not judged (see :mod:`conformance.precision`).
     precision: Optional[str] = None
+    #: The float dtype the path computes float64 in (``"float32"``: OpenVINO's CPU plugin, which has no float64
+    #: arithmetic and narrows a float64 model), or None. Its float64 outputs are judged with that dtype's
+    #: tolerance rule (:data:`conformance.judge.oracle.TOLERANCES`), not float64's.
+    float64_as: Optional[str] = None
     #: Files the conversion reads beside its own module (absolute paths; Paddle's callers template): a reproducer
     #: needs a copy of each beside it (``conformance triage`` copies them).
     files: tuple[str, ...] = ()

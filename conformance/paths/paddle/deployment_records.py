@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.paths.openvino_limitations import OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES
+from conformance.paths.openvino_limitations import (
+    FLOAT64_AS,
+    OPENVINO_EMPTY_MATMUL_TRANSPOSED,
+    OPENVINO_F64_SATURATES,
+)
 from conformance.paths.paddle import deployment as deploy
 from conformance.paths.paddle import limitations as known
 from conformance.paths.paddle.adapter import onnx_default_opset
@@ -38,13 +42,13 @@ DEPLOYMENT_PATHS = (
                limitations=known.PREDICTOR_ONEDNN),
     PathRecord("paddle", "openvino", "openvino.convert_model of the jit.save'd inference model, compiled for the CPU "
                "in float32 " + SAVE_NOTE, deploy.openvino_model, run, specializes=KWARGS,
-               limitations=known.SAVED + (OPENVINO_NO_PIR,), requires=("openvino",), devices=("cpu",),
-               default=False),
+               limitations=known.SAVED + (OPENVINO_NO_PIR,), requires=("openvino",),
+               float64_as=FLOAT64_AS, devices=("cpu",), default=False),
     PathRecord("paddle", "onnx_openvino", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own), "
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
                deploy.onnx_openvino, run, specializes=KWARGS,
                limitations=known.ONNX + (OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES_P2O),
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
-               devices=("cpu",), default_onnx_opset=onnx_default_opset,
+               float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset,
                default=False),
 )

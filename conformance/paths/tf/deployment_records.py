@@ -9,7 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from conformance.paths.openvino_limitations import OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_EMPTY_MATMUL_TRANSPOSED
+from conformance.paths.openvino_limitations import (
+    FLOAT64_AS,
+    OPENVINO_DIVIDE_BY_RECIPROCAL,
+    OPENVINO_EMPTY_MATMUL_TRANSPOSED,
+)
 from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
 from conformance.paths.tf import deployment as deploy
@@ -174,7 +178,7 @@ DEPLOYMENT_PATHS = (
                limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND,
                                           OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL,
                                           OPENVINO_SCAN_ONE_ELEMENT, OPENVINO_ZERO_ITERATION_WHILE_IN_COND),
-               specializes=KWARGS, requires=("openvino",), devices=("cpu",)),
+               specializes=KWARGS, requires=("openvino",), float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
                limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK, OPENVINO_ONNX_LOOP_OUTER_VALUES,
@@ -182,5 +186,5 @@ DEPLOYMENT_PATHS = (
                                        OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_ONNX_SCAN_TENSOR_LIST,
                                        OPENVINO_ONNX_IF_OUTPUTS),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
-               devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

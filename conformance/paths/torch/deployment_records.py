@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 
 from conformance.paths.openvino_limitations import (
+    FLOAT64_AS,
     OPENVINO_CPU,
     OPENVINO_EMPTY_MATMUL_TRANSPOSED,
     OPENVINO_F64_SATURATES,
@@ -167,15 +168,16 @@ DEPLOYMENT_PATHS = (
                             OPENVINO_INPUT_DROPPED, OPENVINO_DICT_KEY_CLASH, OPENVINO_NESTED_SEQUENCE,
                             OPENVINO_DICT_OF_SEQUENCES, OPENVINO_NO_CONVERSION_RULE) + lim.OPENVINO_TRACE
                + (OPENVINO_F64_SATURATES,) + OPENVINO_CPU,
-               requires=OPENVINO_NEEDS, devices=("cpu",)),
+               requires=OPENVINO_NEEDS, float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "
                "reader, compiled for the CPU in float32 " + EXPORT_NOTE, partial(deploy.onnx_openvino, dynamo=True),
                conv.run_flat, limitations=ONNX_DYNAMO_OPENVINO, specializes=frozenset({"kwargs"}),
-               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               requires=ONNX_OPENVINO_NEEDS + ("onnxscript",), float64_as=FLOAT64_AS, devices=("cpu",),
+               default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript_openvino", "torch.onnx.export(dynamo=False), the file read by OpenVINO's "
                "ONNX reader, compiled for the CPU in float32 " + TRACE_NOTE,
                partial(deploy.onnx_openvino, dynamo=False), conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
                limitations=ONNX_TORCHSCRIPT_OPENVINO, requires=ONNX_OPENVINO_NEEDS,
-               devices=("cpu",), default_onnx_opset=onnx_default_opset),
+               float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )
