@@ -46,6 +46,22 @@ OPENVINO_F64_SATURATES = Limitation(
     phase="compare", divergences=("nonfinite",), ops=("cast",), outcome=None, versions=">=2026.0",
     package="openvino", reference=f"https://github.com/openvinotoolkit/openvino/issues/33564; {FOUND} (cases "
                                   "dea35656e6b2, c978b607b5e2); cases/standalone/openvino_cpu_f64_saturates.py")
+FOUND_TF_RERUN = "found by conformance 2026-11-28 (tensorflow 2.21.0, openvino 2026.4.1), the TensorFlow deployment " \
+                 "campaign rerun (issue 18, seed 0)"
+OPENVINO_MATMUL_SCALAR_RESHAPE_SEGV = Limitation(
+    reason="known bug: OpenVINO's CPU plugin dies of SIGSEGV compiling a MatMul of a [1, n] and an [n, 1] operand "
+           "followed by a Reshape to a scalar (target shape []), which is how OpenVINO's TensorFlow reader writes "
+           "tf.tensordot(a, b, 1) of two vectors (the op dot); the MatMul alone, or a Reshape to a scalar of a "
+           "[1, 1] tensor, compiles",
+    phase="crash", errors=("SIGSEGV",), ops=("dot",), outcome=None, versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_TF_RERUN} (cases ffb989f6ff0f, d2e6efdc1b24); "
+              "cases/standalone/openvino_cpu_matmul_scalar_reshape_segv.py")
+OPENVINO_EMPTY_GATHER_SIGFPE = Limitation(
+    reason="known bug: OpenVINO's CPU plugin dies of SIGFPE compiling a Gather by indices of static shape [0] (an "
+           "embedding, tf.gather of a table, of a zero-size tensor), where TensorFlow gives an empty tensor; "
+           "indices of shape [1] compile",
+    phase="crash", errors=("SIGFPE",), ops=("embedding",), outcome=None, versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_TF_RERUN} (case 334065f0ff78); cases/standalone/openvino_cpu_empty_gather_sigfpe.py")
 #: What OpenVINO's CPU plugin computes float64 in: it has no float64 arithmetic and converts a float64 model's
 #: tensors to float32 (its documented inference data types), so the OpenVINO paths' float64 outputs are judged with
 #: float32's tolerance rule (``PathRecord.float64_as``; found as 4-ulp differences of `log(exp(x))` in float64, case

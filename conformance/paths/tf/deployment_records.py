@@ -12,7 +12,10 @@ from functools import partial
 from conformance.paths.openvino_limitations import (
     FLOAT64_AS,
     OPENVINO_DIVIDE_BY_RECIPROCAL,
+    OPENVINO_EMPTY_GATHER_SIGFPE,
     OPENVINO_EMPTY_MATMUL_TRANSPOSED,
+    OPENVINO_F64_SATURATES,
+    OPENVINO_MATMUL_SCALAR_RESHAPE_SEGV,
 )
 from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
@@ -142,6 +145,21 @@ OPENVINO_ONNX_SCAN_TENSOR_LIST = Limitation(
     errors=("RuntimeError",), message=r"No conversion rule found for operations: [^\n]*TensorList",
     ops=("cummax", "cummin"), outcome=None, versions=">=1.17", package="tf2onnx",
     reference=f"{lim.ONNX_SCAN_UNTYPED.reference}; {FOUND_DEPLOY}, cases 00fe36870f9a, 14500a5756bd")
+#: TensorFlow operators tf2onnx has no handler for, met by this suite's ops: it leaves them in the ONNX file under
+#: their TensorFlow names (none is an ONNX operator: ONNX's are BitwiseNot, Erf, TopK ...).
+_TF_OPS_LEFT_IN_ONNX = r"(?:TruncateMod|Erfc|InTopKV2|CumulativeLogsumexp|Expm1|BroadcastArgs|Invert)"
+OPENVINO_ONNX_UNCONVERTED_OP = replace(
+    lim.ONNX_UNCONVERTED_OP,
+    reason="tf2onnx has no handler for some TensorFlow operators at the opset (TruncateMod of tf.math.truncatemod, "
+           "Erfc of gelu, InTopKV2, CumulativeLogsumexp, Expm1, BroadcastArgs of tf.broadcast_to's shapes, Invert "
+           "of bitwise_not) and leaves them in the graph as they are (ONNX_UNCONVERTED_OP); OpenVINO's ONNX reader "
+           "then refuses the model ('No conversion rule found for operations: TruncateMod-15'), and an op fed by one "
+           "of them may fail too, its input of no known type ('Conversion is failed for: Selu-15 ... Element not "
+           "supported' after CumulativeLogsumexp)",
+    errors=("RuntimeError",),
+    message=r"No conversion rule found for operations: [^\n]*\b" + _TF_OPS_LEFT_IN_ONNX + r"-\d+",
+    reference=f"{lim.ONNX_UNCONVERTED_OP.reference}; {FOUND_DEPLOY} (rerun), 35 findings, e.g. cases 737df224e6f1, "
+              "1b9ae9ba9863, fe9c301cd8c6")
 OPENVINO_ONNX_IF_OUTPUTS = Limitation(
     reason="known bug (OpenVINO's ONNX reader), not minimised: an If of tf2onnx's with two outputs in each branch "
            "(onnx.checker and onnxruntime take the file; tf.onnx passes) is refused: \"'then' and 'else' branches "
@@ -177,14 +195,17 @@ DEPLOYMENT_PATHS = (
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
                limitations=lim.TRACED + (OPENVINO_NO_CONVERSION_RULE, lim.OPENVINO_VARIABLE_NOT_FOUND,
                                           OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL,
-                                          OPENVINO_SCAN_ONE_ELEMENT, OPENVINO_ZERO_ITERATION_WHILE_IN_COND),
+                                          OPENVINO_SCAN_ONE_ELEMENT, OPENVINO_ZERO_ITERATION_WHILE_IN_COND,
+                                          OPENVINO_F64_SATURATES, OPENVINO_MATMUL_SCALAR_RESHAPE_SEGV,
+                                          OPENVINO_EMPTY_GATHER_SIGFPE),
                specializes=KWARGS, requires=("openvino",), float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
-               limitations=lim.ONNX + (OPENVINO_LOOP_COUNTER_RANK, OPENVINO_ONNX_LOOP_OUTER_VALUES,
+               limitations=lim.ONNX + (OPENVINO_ONNX_UNCONVERTED_OP, OPENVINO_LOOP_COUNTER_RANK,
+                                       OPENVINO_ONNX_LOOP_OUTER_VALUES,
                                        OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_INT_MEAN, OPENVINO_RESHAPE_ZERO_DIM,
                                        OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_ONNX_SCAN_TENSOR_LIST,
-                                       OPENVINO_ONNX_IF_OUTPUTS),
+                                       OPENVINO_ONNX_IF_OUTPUTS, OPENVINO_F64_SATURATES),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )
