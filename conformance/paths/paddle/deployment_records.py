@@ -17,6 +17,7 @@ from conformance.paths.paddle import deployment as deploy
 from conformance.paths.paddle import limitations as known
 from conformance.paths.paddle.adapter import onnx_default_opset
 from conformance.paths.paddle.conversions import run
+from conformance.paths.paddle.zero_size_limitations import P2O_OPENVINO_ZERO_SIZE
 from conformance.paths.records import Limitation, PathRecord
 
 SAVE_NOTE = "(non-tensor arguments are fixed to the example's, as given in the input_spec)"
@@ -47,7 +48,8 @@ DEPLOYMENT_PATHS = (
     PathRecord("paddle", "onnx_openvino", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own), "
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
                deploy.onnx_openvino, run, specializes=KWARGS,
-               limitations=known.ONNX + (OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES_P2O),
+               limitations=known.ONNX + (OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES_P2O)
+               + P2O_OPENVINO_ZERO_SIZE,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset,
                default=False),

@@ -11,11 +11,14 @@ from functools import partial
 
 from conformance.paths.openvino_limitations import (
     FLOAT64_AS,
+    OPENVINO_BF16_ROUNDING,
     OPENVINO_DIVIDE_BY_RECIPROCAL,
     OPENVINO_EMPTY_GATHER_SIGFPE,
     OPENVINO_EMPTY_MATMUL_TRANSPOSED,
     OPENVINO_F64_SATURATES,
     OPENVINO_MATMUL_SCALAR_RESHAPE_SEGV,
+    OPENVINO_ONNX_EMPTY_GATHER_RANK,
+    OPENVINO_UNIQUE_UNSORTED,
 )
 from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.tf import conversions as conv
@@ -167,6 +170,23 @@ OPENVINO_ONNX_IF_OUTPUTS = Limitation(
     errors=("RuntimeError",), message=r"'then' and 'else' branches have to have the same number of outputs",
     outcome=None, versions=">=2026.4.1", package="openvino",
     reference=f"{FOUND_DEPLOY}; case e2afbceac11e")
+OPENVINO_REVERSE_MULTIPLE_AXES = Limitation(
+    reason="OpenVINO's TensorFlow reader does not convert ReverseV2 with more than one axis (tf.reverse of axes "
+           "[1, 0], the op flip): 'OpenVINO TensorFlow Frontend does not support Reverse or ReverseV2 with multiple "
+           "axes for the reversing' (its translator checks axes.size() == 1)",
+    errors=("OpConversionFailure",), message=r"does not support Reverse or ReverseV2 with multiple axes",
+    ops=("flip",), versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_DEPLOY} (rerun), case 091e7f349905; src/frontends/tensorflow_common/src/op/reverse.cpp")
+OPENVINO_ONNX_COND_CONV_CHANNELS = replace(
+    lim.ONNX_COND_CONV_CHANNELS,
+    reason="known bug (tf2onnx), as OpenVINO meets it: a convolution inside a tf.cond branch is written with its "
+           "input in the wrong layout (ONNX_COND_CONV_CHANNELS; tf.onnx fails on the same case, onnxruntime's 'Input "
+           "channels C is not equal to kernel channels * group'); OpenVINO's ONNX reader refuses the branch's Conv "
+           "('Data batch channel count (2) does not match filter input channel count (1)')",
+    phase="convert", errors=("RuntimeError",),
+    message=r"Node\(Conv\): [^>]*cond[^>]*>'.*Data batch channel count \(\d+\) does not match filter input channel "
+            r"count \(\d+\)",
+    reference=f"{lim.ONNX_COND_CONV_CHANNELS.reference}; {FOUND_DEPLOY} (rerun), case 441f91f220b6")
 
 #: tf.openvino is default since its seed-0 campaign's findings were named (issue 18); tf.tflite and tf.onnx_openvino
 #: since theirs were (the same issue: 'Invalid tensor size' is the interpreter's get_tensor refusing an empty output,
@@ -197,7 +217,8 @@ DEPLOYMENT_PATHS = (
                                           OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_DIVIDE_BY_RECIPROCAL,
                                           OPENVINO_SCAN_ONE_ELEMENT, OPENVINO_ZERO_ITERATION_WHILE_IN_COND,
                                           OPENVINO_F64_SATURATES, OPENVINO_MATMUL_SCALAR_RESHAPE_SEGV,
-                                          OPENVINO_EMPTY_GATHER_SIGFPE),
+                                          OPENVINO_EMPTY_GATHER_SIGFPE, OPENVINO_REVERSE_MULTIPLE_AXES,
+                                          OPENVINO_UNIQUE_UNSORTED, OPENVINO_BF16_ROUNDING),
                specializes=KWARGS, requires=("openvino",), float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
@@ -205,7 +226,9 @@ DEPLOYMENT_PATHS = (
                                        OPENVINO_ONNX_LOOP_OUTER_VALUES,
                                        OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_INT_MEAN, OPENVINO_RESHAPE_ZERO_DIM,
                                        OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_ONNX_SCAN_TENSOR_LIST,
-                                       OPENVINO_ONNX_IF_OUTPUTS, OPENVINO_F64_SATURATES),
+                                       OPENVINO_ONNX_IF_OUTPUTS, OPENVINO_F64_SATURATES,
+                                       OPENVINO_ONNX_COND_CONV_CHANNELS, OPENVINO_ONNX_EMPTY_GATHER_RANK,
+                                       OPENVINO_UNIQUE_UNSORTED, OPENVINO_BF16_ROUNDING),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )
