@@ -86,6 +86,26 @@ TFLITE_UINT8_MEAN = Limitation(
            "mean over dim 1: TensorFlow gives 9), builtin MEAN, in LiteRT's interpreter and tf.lite.Interpreter alike",
     phase="compare", divergences=("value",), ops=("int_mean",), outcome=None, versions=">=2.21",
     reference=f"{FOUND_DEPLOY}; cases/tflite-uint8-mean-zero.json")
+TFLITE_XNNPACK_EMPTY_MATMUL = Limitation(
+    reason="known bug (LiteRT): the interpreter's default XNNPack delegate cannot prepare a batch matmul over an empty "
+           "contraction dim once the batch is resized ('XNNPack delegate failed to reshape runtime'); without the "
+           "default delegates the same model returns the empty sums' zeros",
+    phase="run", errors=("RuntimeError",), message=r"XNNPack delegate failed to reshape runtime",
+    ops=("matmul_empty",), outcome=None, versions=">=2.3", package="ai-edge-litert",
+    reference=f"{FOUND_DEPLOY}, rerun, cases 293775035b85, 9204c5dd04ca; "
+              "cases/standalone/tflite_xnnpack_empty_matmul.py")
+TFLITE_REVERSE_AXES = Limitation(
+    reason="TensorFlow Lite's REVERSE_V2 kernel reverses contiguous axes only: tf.reverse over dims that are not "
+           "next to each other (a flip of dims 0 and 2) is refused when the model runs ('Non-contiguous `axes` not "
+           "supported')",
+    phase="run", errors=("RuntimeError",), message=r"Non-contiguous `axes` not supported", ops=("flip",),
+    versions=">=2.0", reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/lite/kernels/reverse.cc")
+TFLITE_UNRESOLVED_MATERIALIZATION = Limitation(
+    reason="known bug (TensorFlow Lite's converter): the MLIR legalisation leaves a cast between a static and a "
+           "dynamic shape of one result live ('failed to legalize unresolved materialization from tensor<4x4x1xf32> "
+           "to tensor<4x4x?xf32>'); not minimised (a program with an LSTM, 3-d pooling and layer norm among others)",
+    errors=("ConverterError",), message=r"failed to legalize unresolved materialization", outcome=None,
+    versions=">=2.21", reference=f"{FOUND_DEPLOY}, rerun, case a90cbb0beb54")
 TFLITE_TENSOR_LIST_BUILTINS = Limitation(
     reason="TensorFlow Lite's builtin operators cannot hold some TensorList operations (a tensor list of a while "
            "loop whose element shape is not known, as a tf.TensorArray or a list grown in a loop builds): a "
@@ -199,7 +219,8 @@ DEPLOYMENT_PATHS = (
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
                limitations=lim.TRACED + (TFLITE_NO_BUILTIN, TFLITE_TENSOR_LIST_BUILTINS, lim.FREEZE_DUPLICATE_FUNCTION,
                                           TFLITE_EMPTY_OUTPUT, TFLITE_FLOOR_DIV_ZERO, TFLITE_UINT8_MEAN,
-                                          TFLITE_FREEZE_GATHER_IN_COND),
+                                          TFLITE_FREEZE_GATHER_IN_COND, TFLITE_XNNPACK_EMPTY_MATMUL,
+                                          TFLITE_REVERSE_AXES, TFLITE_UNRESOLVED_MATERIALIZATION),
                specializes=KWARGS,
                requires=("ai_edge_litert",), devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
@@ -207,7 +228,8 @@ DEPLOYMENT_PATHS = (
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
                limitations=lim.TRACED + (TFLITE_NO_KERNEL, TFLITE_NO_FLEX_DELEGATE, lim.FREEZE_DUPLICATE_FUNCTION,
                                           TFLITE_EMPTY_OUTPUT_TF, TFLITE_FLOOR_DIV_ZERO_TF, TFLITE_UINT8_MEAN,
-                                          TFLITE_FREEZE_GATHER_IN_COND),
+                                          TFLITE_FREEZE_GATHER_IN_COND, TFLITE_REVERSE_AXES,
+                                          TFLITE_UNRESOLVED_MATERIALIZATION),
                specializes=KWARGS,
                devices=("cpu",),
                default=False),
