@@ -79,6 +79,12 @@ def test_nonfinite_where_eager_is_nonfinite_is_fine():
     assert not diagnose(np.array([1.0, -np.inf, np.nan], np.float32), e).ok
 
 
+def test_the_worst_element_reported_is_a_differing_one_not_a_nan_eager_has_too():
+    e = np.array([np.nan, 1.0, 2.0])
+    report = diagnose(np.array([np.nan, 1.5, 2.0]), e, e)
+    assert report.failures[0].worst_index == (1,), report.failures[0].message
+
+
 def test_swapped_branch_is_a_mismatch():
     rng = np.random.default_rng(1)
     x = rng.standard_normal((4, 5)).astype(np.float32)

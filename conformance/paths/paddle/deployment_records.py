@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from conformance.paths.openvino_limitations import (
     FLOAT64_AS,
+    OPENVINO_CPU,
     OPENVINO_EMPTY_MATMUL_TRANSPOSED,
     OPENVINO_F64_SATURATES,
 )
@@ -49,7 +50,7 @@ DEPLOYMENT_PATHS = (
                "the file read by OpenVINO's ONNX reader, compiled for the CPU in float32 " + SAVE_NOTE,
                deploy.onnx_openvino, run, specializes=KWARGS,
                limitations=known.ONNX + (OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_F64_SATURATES_P2O)
-               + P2O_OPENVINO_ZERO_SIZE,
+               + P2O_OPENVINO_ZERO_SIZE + OPENVINO_CPU,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset,
                default=False),

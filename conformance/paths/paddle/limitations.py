@@ -14,6 +14,7 @@ from conformance.paths.paddle.conversions import FACTS, NoBfloat16Kernels
 from conformance.paths.paddle.onednn_limitations import ONEDNN
 from conformance.paths.paddle.predictor_limitations import PREDICTOR_ANY
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
+from conformance.paths.paddle.static_and_onnx_limitations import ONNX_CONVERTER, STATIC_INFERENCE
 from conformance.paths.paddle.zero_size_limitations import P2O_ZERO_SIZE, STATIC_ZERO_SIZE
 from conformance.paths.records import Limitation
 
@@ -469,7 +470,7 @@ STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_R
           replace(SIGNBIT_DYNAMIC_DIM, phase="run"), INPLACE_API_KEYWORDS, INPLACE_STATEMENT_DROPPED,
           STATIC_NO_SHORT_CIRCUIT, TILE_BOOL_NEEDS_STOP_GRADIENT, replace(TILE_BOOL_NEEDS_STOP_GRADIENT, phase="run"),
           SIGNBIT_DYNAMIC_DIM_UNQUOTED, replace(SIGNBIT_DYNAMIC_DIM_UNQUOTED, phase="run"),
-          SIGNBIT_ZERO_SIZE_DYNAMIC_DIM) + STATIC_ZERO_SIZE
+          SIGNBIT_ZERO_SIZE_DYNAMIC_DIM) + STATIC_ZERO_SIZE + STATIC_INFERENCE
 #: SOT (bytecode translation; a new shape is translated again while running).
 SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in its InnerError, quoting it
        replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run", errors=("RuntimeError", "InnerError")),
@@ -514,4 +515,4 @@ PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + PREDICTOR_ANY + 
 PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER,) + ONEDNN
 #: paddle2onnx on onnxruntime.
 ONNX = SAVED + (P2O_UNSUPPORTED_OP, P2O_FULL_MEAN, P2O_SOFTPLUS, P2O_INTERPOLATE_SCALE, P2O_WHILE_COND_RANK,
-                P2O_REPEAT_INTERLEAVE_TILE, P2O_BFLOAT16_CAST, P2O_ZERO_DIM_AS_ONE) + P2O_ZERO_SIZE
+                P2O_REPEAT_INTERLEAVE_TILE, P2O_BFLOAT16_CAST, P2O_ZERO_DIM_AS_ONE) + P2O_ZERO_SIZE + ONNX_CONVERTER
