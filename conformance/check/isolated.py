@@ -177,14 +177,14 @@ def run_isolated(job: PathJob, timeout: float) -> ResultRecord:
         record.detail.traceback = message[1]
         last = message[1].strip().splitlines()[-1] if message[1].strip() else ""
         return record.finish("harness_error", f"this project's code raised {last[:400]} in the path's process")
-    path, version = PATHS[job.pid], load_framework(framework).version()
+    path, version, end = PATHS[job.pid], load_framework(framework).version(), tail[-1500:]
     if elapsed >= timeout:
         return finish_lost(record, path, "timeout", f"no result after {timeout:.0f} s: the path's process was killed",
-                           None, tail[-1500:], job.case.program, version)
+                           None, end, job.case.program, version)
     code = proc.exitcode
     why = f"signal {signal_name(code)}" if signal_name(code) else f"exit code {code}"
-    return finish_lost(record, path, "crash", f"the path's process died ({why}) without a result", code,
-                       tail[-1500:], job.case.program, version)
+    return finish_lost(record, path, "crash", f"the path's process died ({why}) without a result", code, end,
+                       job.case.program, version)
 
 
 @contextlib.contextmanager

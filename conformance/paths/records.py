@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from conformance.paths.onnx_opset import requested_opset
@@ -76,6 +76,12 @@ class Failure:
     divergences: tuple[tuple[str, str], ...] = ()
     constructs: tuple[str, ...] = ()
     ops: tuple[str, ...] = ()
+
+    def of_program(self, program) -> "Failure":
+        """This failure with the constructs and ops of ``program`` (a ``Program``; None: a model of its own)."""
+        if program is None:
+            return self
+        return replace(self, constructs=tuple(sorted(program.constructs())), ops=tuple(sorted(set(program.ops()))))
 
     @classmethod
     def of_exception(cls, e: BaseException, phase: str, mode: str = "infer") -> "Failure":

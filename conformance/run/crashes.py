@@ -75,9 +75,8 @@ def finish_lost(record: ResultRecord, path: PathRecord, outcome: str, message: s
     """Finish ``record`` of a path whose process died (``crash``) or hung (``timeout``): a limitation of the path of
     that phase, selecting on the signal (``code``, the exit code), the log's end ``tail`` and the program's ops and
     constructs, turns it into its outcome (a refusal) or names it as a known bug; else it stays a finding."""
-    failure = Failure(outcome, record.mode, (signal_name(code),) if signal_name(code) else (), tail,
-                      constructs=tuple(sorted(program.constructs())) if program else (),
-                      ops=tuple(sorted(set(program.ops()))) if program else ())
+    killed_by = signal_name(code)
+    failure = Failure(outcome, record.mode, (killed_by,) if killed_by else (), tail).of_program(program)
     lim = path.limitation_for(failure, version)
     if lim and lim.outcome:
         record.detail.limitation = lim.text
