@@ -5,6 +5,8 @@ TF or Paddle path) is ``-m slow`` in ``tests/test_localize_bar.py``; here a few 
 ``torch.script``, and on the other torch paths one each. ``benchmarks/bench_localize.py`` prints the figures.
 """
 
+import tempfile
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -256,11 +258,12 @@ def test_the_worker_runs_candidates_and_tells_eager_decisions(planted, tmp_path)
 
 
 @pytest.mark.parametrize("pid", ["torch.planted_module_script", "torch.planted_module_onnx_torchscript"])
-def test_a_models_faulty_submodule_is_named(pid):
+def test_a_models_faulty_submodule_is_named(pid, tmp_path, monkeypatch):
     from conformance.paths.records import PATHS
     from conformance.triage.localize_models import localize_model
     from tests.planted_localize_models import Net
 
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the conversions' scratch folders go
     x = np.random.default_rng(0).uniform(-1, 1, (4, 6)).astype(np.float32)
     for faulty in ("blocks.0.act", "blocks.2.act"):
         result = localize_model(Net(faulty=faulty), [x], {}, PATHS[pid])
@@ -268,3 +271,4 @@ def test_a_models_faulty_submodule_is_named(pid):
         assert result.conversions <= 20
     healthy = localize_model(Net(), [x], {}, PATHS[pid])
     assert healthy.status == "none"
+    assert list(tmp_path.iterdir()) == [], "localisation left its converted files behind"

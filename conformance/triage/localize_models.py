@@ -129,6 +129,10 @@ def localize_model(model, args: list, kwargs: dict, path: PathRecord, *, device:
                    max_conversions: int = 20, workdir=None) -> ModuleLocalisation:
     """Localise a disagreement of ``path`` with eager on a user's model (see the module docstring). ``args``:
     the positional inputs as numpy arrays (nested as ``forward`` takes them), ``kwargs`` the keyword ones."""
+    if workdir is None:  # the files converted on the way are the caller's only where it names a folder
+        with tempfile.TemporaryDirectory(prefix="conformance-localize-") as scratch:
+            return localize_model(model, args, kwargs, path, device=device, max_conversions=max_conversions,
+                                  workdir=scratch)
     t0 = time.monotonic()
     framework = path.framework
     if framework not in ("torch", "paddle"):
@@ -138,7 +142,7 @@ def localize_model(model, args: list, kwargs: dict, path: PathRecord, *, device:
     calls = record_calls(framework, eager, args, kwargs)
     if not calls:
         return ModuleLocalisation("unavailable", "the model has no submodules to localise in")
-    workdir = Path(workdir or tempfile.mkdtemp(prefix="conformance-localize-"))
+    workdir = Path(workdir)
     result = None
     if getattr(path, "default_onnx_opset", None) is not None:
         result = _by_onnx_outputs(fw, model, args, kwargs, path, calls, device, workdir)
