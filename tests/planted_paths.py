@@ -72,6 +72,21 @@ def _segfault(model, args, kwargs):
     os.kill(os.getpid(), signal.SIGSEGV)
 
 
+_converted = {"n": 0}
+
+
+def _counted(ctx):
+    _converted["n"] += 1
+    return ctx.model
+
+
+def _segfault_after_others(model, args, kwargs):
+    """Segfaults in a process that has converted before: state left by earlier conversions (Paddle's kind)."""
+    if _converted["n"] > 1:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return model(*args, **kwargs)
+
+
 def _hang(model, args, kwargs):
     while True:
         time.sleep(0.1)
@@ -115,6 +130,8 @@ register(
     _planted("planted_dtype", "eager, float outputs cast to float64", lambda m, a, k: _as_fp64(m(*a, **k))),
     _planted("planted_nan", "eager, a NaN in the first float output", _nan),
     _planted("planted_segfault", "segfaults when run", _segfault),
+    PathRecord("torch", "planted_segfault_after_others", "segfaults in a process that converted before", _counted,
+               _run(_segfault_after_others), default=False),
     _planted("planted_flaky", "wrong on every other call", _every_other_call),
     _planted("planted_hog", "allocates without bound", _hog),
     _planted("planted_hang", "never returns", _hang),

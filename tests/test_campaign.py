@@ -44,6 +44,8 @@ def test_campaign_survives_segfault_hang_and_memory_blowup(tmp_path):
     for i in range(2):
         assert by[(i, "planted_segfault")]["outcome"] == "crash"
         assert "SIGSEGV" in by[(i, "planted_segfault")]["detail"]["message"]
+        # it had crashed a worker that had run eager first: run again alone, it crashed that one too
+        assert "again when run alone in a fresh worker" in by[(i, "planted_segfault")]["detail"]["message"]
         assert by[(i, "planted_hang")]["outcome"] == "timeout"
         assert by[(i, "planted_hog")]["outcome"] == "crash"
         assert "out of memory" in by[(i, "planted_hog")]["detail"]["message"]
@@ -56,6 +58,26 @@ def test_campaign_survives_segfault_hang_and_memory_blowup(tmp_path):
     clean = {(r["index"], r["path"]): r for r in map(json.loads, clean_lines)}
     for key, r in clean.items():
         assert by[key]["outcome"] == r["outcome"] and by[key]["case_id"] == r["case_id"]
+
+
+def test_a_crash_that_needs_earlier_conversions_is_judged_alone(tmp_path):
+    from conformance.report.verdicts import Verdicts, markdown_summary
+    from conformance.run.records import read_results
+
+    paths = [PATHS[p] for p in ("torch.eager", "torch.planted_segfault_after_others", "torch.script")]
+    opts = CampaignOptions(seed=1, budget=600, max_cases=3, paths=paths, workers=1, timeout=60, out=tmp_path,
+                           modules=["tests.planted_paths"])
+    assert Campaign(opts).run()["cases"] == 3
+    records = read_results(tmp_path / "results.jsonl")
+    by = {(r.index, r.path): r for r in records}
+    assert len(records) == 9 and all(r.outcome in ("pass", "discarded") for r in records)
+    # the first conversion in a process passes; later ones crash it, and pass run again alone in a fresh one
+    assert "crashed_before" not in by[(0, "planted_segfault_after_others")].detail.extra
+    for i in (1, 2):
+        first = by[(i, "planted_segfault_after_others")].detail.extra["crashed_before"]
+        assert "SIGSEGV" in first and "other task(s) in that process" in first
+    assert len(Verdicts.of(records).crashed_before) == 2
+    assert "## Crashes that did not happen alone" in markdown_summary(records)
 
 
 def test_crashing_workers_do_not_restart_the_budget_clock(tmp_path):

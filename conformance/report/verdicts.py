@@ -7,7 +7,9 @@ The records of a run fall apart into
 * **documented refusals**: ``unsupported`` records, counted per reason;
 * **harness errors**: exceptions raised in this project's own code (``harness_error``): never a framework's
   finding, always this project's bug;
-* configuration errors (the installed runtime cannot load what an exporter wrote), never findings.
+* configuration errors (the installed runtime cannot load what an exporter wrote), never findings;
+* and, across those, the tasks that crashed a worker which had run others, and gave their outcome when run again
+  alone (``detail.crashed_before``): a framework whose state, left by earlier conversions, breaks a later one.
 
 The terminal gets a compact table (paths as rows, modes as columns); ``summary.md`` the full one, every
 finding, and the share of the worker time each task took (:func:`conformance.run.schedule.shares`).
@@ -22,6 +24,11 @@ from typing import Optional
 from conformance.paths.records import MODES
 from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
 
+#: What a record with ``detail.crashed_before`` means.
+CRASHED_BEFORE = ("each task crashed a worker process that had run other tasks, and was run again alone in a fresh "
+                  "one, which gave its outcome: state left by earlier conversions (a framework's bug, not the "
+                  "case's).")
+
 
 @dataclass
 class Verdicts:
@@ -32,11 +39,14 @@ class Verdicts:
     refused: list = field(default_factory=list)
     harness: list = field(default_factory=list)
     configuration: list = field(default_factory=list)
+    crashed_before: list = field(default_factory=list)
 
     @classmethod
     def of(cls, records: list[ResultRecord]) -> "Verdicts":
         v = cls()
         for r in records:
+            if r.detail.extra.get("crashed_before"):
+                v.crashed_before.append(r)
             if r.detail.configuration:
                 v.configuration.append(r)
             elif r.outcome == "harness_error":
@@ -163,6 +173,11 @@ def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", 
         lines += [f"- `{r.path_id}` ({r.mode}) on case `{r.case_id}`: {first_line(r.detail.message, 300)}\n"
                   f"  `{replay_command(r, results_file)}`" for r in v.harness]
         lines.append("")
+    if v.crashed_before:
+        lines += ["## Crashes that did not happen alone", "", CRASHED_BEFORE, ""]
+        lines += [f"- `{r.path_id}` ({r.mode}) on case `{r.case_id}`: {r.outcome} alone; first "
+                  f"{r.detail.extra['crashed_before']}" for r in v.crashed_before]
+        lines.append("")
     configuration = Counter(r.detail.message for r in v.configuration)
     if configuration:
         lines += ["## Configuration errors", "",
@@ -220,6 +235,9 @@ def print_summary(out, records: list[ResultRecord], results_file="results.jsonl"
     for r in v.harness[:show]:
         out.print(escape(f"  {r.path_id} ({r.mode}): {first_line(r.detail.message, 160)}"))
         out.print(escape(f"    {replay_command(r, results_file)}"), style="dim")
+    if v.crashed_before:
+        out.print(f"{len(v.crashed_before)} crash(es) that did not happen alone (in summary.md): {CRASHED_BEFORE}",
+                  style="yellow")
     for message, n in Counter(r.detail.message for r in v.configuration).items():
         out.print(escape(f"{message} ({n} record(s), not findings)"), style="red")
     cov = coverage(records)

@@ -11,8 +11,12 @@
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
   (segfault, abort) turns the path it was running into a ``crash`` record; one that runs past
   ``timeout`` seconds on a path is killed and the path becomes a ``timeout`` record. The worker is
-  replaced and the case goes on with its remaining paths. With ``memory_gb``, each worker's address
-  space is limited, and a path that allocates past it is a ``crash`` record too (the worker lives on).
+  replaced and the case goes on with its remaining paths. A path that crashed a worker which had run other
+  tasks before is run once more, first, in the fresh worker: a crash there too is the ``crash`` record; else the
+  fresh run's record is kept, with the first crash in its ``detail.crashed_before`` (a framework whose state,
+  left by earlier conversions, corrupts a later one: Paddle's,
+  ``cases/standalone/paddle_segv_repeated_to_static.py``). With ``memory_gb``, each worker's address space is
+  limited, and a path that allocates past it is a ``crash`` record too (the worker lives on).
 * **Nothing lost**: each record is appended to ``results.jsonl`` and flushed as it arrives. With
   ``resume``, a campaign killed at any point (SIGKILL included) continues where it stopped: the
   (case, path, mode) tasks already recorded are skipped, and a line cut short by the kill is dropped.
@@ -147,6 +151,7 @@ class _Job:
     remaining: list[str]  # task keys (runner.task_key) not recorded yet
     current: Optional[str] = None
     started: Optional[float] = None  # when the clock of the path in flight started (None: not sent yet)
+    crashed: dict = field(default_factory=dict)  # task key: how it crashed a worker that had run other tasks
 
 
 @dataclass
@@ -158,6 +163,7 @@ class _Worker:
     ready: bool = False
     spawned_at: float = field(default_factory=time.monotonic)
     stopping: bool = False  # told to end its case after the task in flight (the budget ran out)
+    tasks: int = 0  # tasks it has recorded
 
 
 @dataclass
@@ -254,8 +260,11 @@ class Campaign:
             elif kind == "start":
                 worker.job.current, worker.job.started = payload, now
             elif kind == "record":
-                write(worker.job.index, payload)
                 key = task_key(payload.path_id, payload.mode)
+                if key in worker.job.crashed:
+                    payload.detail.extra["crashed_before"] = worker.job.crashed[key]
+                write(worker.job.index, payload)
+                worker.tasks += 1
                 worker.job.remaining = [k for k in worker.job.remaining if k != key]
                 worker.job.current, worker.job.started = None, now
             else:  # done
@@ -299,6 +308,12 @@ class Campaign:
                 why += f" while running the {fw} eager reference"
             else:
                 lost = [in_flight] if in_flight in job.remaining else []  # else it finished in the drain
+                if outcome == "crash" and worker.tasks and lost and lost[0] not in job.crashed:
+                    # run it again alone in the fresh worker, first: a crash of its own, or the state left by others?
+                    job.crashed[in_flight] = (f"{why}{_exit_text(worker.proc.exitcode, outcome)} after {worker.tasks} "
+                                              f"other task(s) in that process (log: {worker.log})")
+                    job.remaining = [in_flight] + [k for k in job.remaining if k != in_flight]
+                    lost = []
             self._record_lost(job, lost, outcome, why, worker, write)
         if job.remaining:
             job.current, job.started = None, None
@@ -311,10 +326,9 @@ class Campaign:
         from conformance.run.runner import split_task_key
 
         code = worker.proc.exitcode
-        if code is not None and code < 0:
-            why += f" (signal {signal_name(code)})"
-        elif code is not None and outcome == "crash":
-            why += f" (exit code {code})"
+        why += _exit_text(code, outcome)
+        if any(key in job.crashed for key in lost):
+            why += ", again when run alone in a fresh worker"
         tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
         for key in lost:
             pid, mode = split_task_key(key)
@@ -437,6 +451,13 @@ class Campaign:
             results.close()
         elapsed = time.monotonic() - self.t0 if self.t0 is not None else 0.0
         return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
+
+
+def _exit_text(code: Optional[int], outcome: str) -> str:
+    """How a lost worker ended, for its record's message: `` (signal SIGSEGV)``, `` (exit code 1)``."""
+    if code is not None and code < 0:
+        return f" (signal {signal_name(code)})"
+    return f" (exit code {code})" if code is not None and outcome == "crash" else ""
 
 
 def replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
