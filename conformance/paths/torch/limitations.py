@@ -294,12 +294,73 @@ ONNX_ROLL_PAST_SIZE = Limitation(
            "the exported model returns x unrolled)",
     phase="compare", divergences=("value",), ops=("roll",), outcome=None, versions=">=2.13",
     reference=f"{FOUND_DEPLOY}, the torch deployment campaign's rerun (issue 18, cases 0dec4fb471c3, 4058b5cfa331)")
+FOUND_CLEAN = "found by conformance 2026-11-28 (torch 2.13.0), the clean torch campaigns (issue 20, infer mode)"
+ONNX_UNBATCHED_AVG_POOL = Limitation(
+    reason="known bug: the TorchScript exporter writes avg_pool2d / avg_pool3d of an unbatched input (C, H, W; C, D, "
+           "H, W) as an AveragePool with the kernel and strides of 2 (3) spatial dims over an input that ONNX reads as "
+           "N, C and 1 (2) spatial dims, and onnxruntime refuses the model ('Attribute strides has incorrect size'); "
+           "the same family as ONNX_UNBATCHED_ADAPTIVE_POOL",
+    errors=("Fail",), message=r"Op \(AveragePool\) \[ShapeInferenceError\] Attribute strides has incorrect size",
+    ops=("avg_pool1d", "avg_pool2d", "avg_pool3d"), outcome=None, versions=">=2.13",
+    reference=f"{FOUND_CLEAN} (cases cc8a435f9ca7, f509b270c657); "
+              "cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+ONNX_EMPTY_SUM_KEEPS_RANK = Limitation(
+    reason="known bug: the TorchScript exporter writes torch.sum(x) / torch.mean(x) of an x with a zero-size dim as a "
+           "ReduceSum (ReduceMean) with keepdims=1 (_handle_reduce_dim_none, pytorch#58141, to dodge onnxruntime's "
+           "refusal of an empty reduction with keepdims=0): the 0-d result comes back as [1, 1, 1, 1] (as many 1s "
+           "as x has dims), on onnxruntime and OpenVINO alike",
+    phase="compare", divergences=("shape",), ops=("sum_all", "mean_all"), outcome=None, versions=">=2.0",
+    reference=f"https://github.com/pytorch/pytorch/pull/58141; {FOUND_CLEAN} (cases aa9f31ea9831, 2c0f3a4e607c, "
+              "18539b040a63, fef7549d9330); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+ORT_EMPTY_AXIS_REDUCTION = Limitation(
+    reason="known bug (onnxruntime): a ReduceSum / ReduceProd over an axis of size 0 keeps that axis at 0 (its "
+           "output of x [3, 0] over axis 1 is [3, 0] with keepdims=1 or 0) where ONNX, numpy and torch give the "
+           "identity of size 1 ([3, 1], [3]); the onnx reference implementation and OpenVINO give [3, 1]",
+    phase="compare", divergences=("shape",), ops=("prod", "sum"), outcome=None, versions=">=2.0",
+    reference=f"https://github.com/microsoft/onnxruntime/issues/7563; {FOUND_CLEAN} (case 10238897525d); "
+              "cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+ONNX_0D_FLOAT64_WITH_SCALAR = Limitation(
+    reason="known bug: the TorchScript exporter's implicit scalar type promotion takes a 0-d float64 tensor with a "
+           "Python number (torch.fmod(x, 1.5), torch.remainder(x, 1.5), x * 1.5) for two scalars and casts it to "
+           "the default float32: the exported output is float32 where torch keeps float64",
+    phase="compare", divergences=("dtype",),
+    ops=("fmod_scalar", "remainder_scalar", "mul_scalar", "add_scalar"), outcome=None, versions=">=2.13",
+    reference=f"{FOUND_CLEAN} (case 56c6b14efc18); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+ONNX_CELU_FLOAT16 = Limitation(
+    reason="known bug: the TorchScript exporter writes F.celu of a float16 tensor as an ONNX Celu, which is defined "
+           "for float32 only, and onnxruntime refuses the model ('Type 'tensor(float16)' of input parameter ... of "
+           "operator (Celu) ... is invalid'); it casts for no op's input types",
+    errors=("InvalidGraph",), message=r"Type 'tensor\(float16\)' of input parameter \([^)]*\) of operator \(Celu\)",
+    ops=("celu",), outcome=None, versions=">=2.13",
+    reference=f"https://onnx.ai/onnx/operators/onnx__Celu.html (T: tensor(float)); {FOUND_CLEAN} (case "
+              "18ef108a195c); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+ONNX_DYNAMO_REFINED_SHAPES = Limitation(
+    reason="known bug: where torch.export refuses the dynamic batch dim (a shape branch specialises it), the dynamo "
+           "exporter silently retries with torch.export's suggested fixes (_capture_strategies: "
+           "refine_dynamic_shapes_from_suggested_fixes): the dim becomes static (B = 3), and onnxruntime refuses "
+           "inputs of another batch ('Got invalid dimensions for input'), or gets a range (B >= 4) that the ONNX "
+           "model never checks, so inputs outside it take the example's branch; torch.export refuses both",
+    phase="run", errors=("InvalidArgument",), message=r"Got invalid dimensions for input", constructs=("if_shape",),
+    outcome=None, versions=">=2.5",
+    reference=f"https://github.com/pytorch/pytorch/pull/134976; {FOUND_CLEAN} (case cd397b23695d)")
+ONNX_DYNAMO_REFINED_RANGE = replace(
+    ONNX_DYNAMO_REFINED_SHAPES, phase="compare", errors=(), message="", divergences=("value", "shape", "nonfinite"),
+    reference=f"https://github.com/pytorch/pytorch/pull/134976; {FOUND_CLEAN} (case a99c77658fab)")
+AUTOCAST_FLOAT16_PROMOTE = Limitation(
+    reason="known bug: under CPU bfloat16 autocast, an op of autocast's promote list (torch.cat, torch.stack) given a "
+           "float16 tensor raises 'Unexpected floating ScalarType in at::autocast::prioritize' (prioritize knows "
+           "float32 and the autocast dtype only); outside autocast it returns float16",
+    phase="run", errors=("RuntimeError",), message=r"Unexpected floating ScalarType in at::autocast::prioritize",
+    outcome=None, versions=">=2.0",
+    reference=f"https://github.com/pytorch/pytorch/issues/100932 (fix proposed in PR #191125); {FOUND_CLEAN} (case "
+              "2fe0fe9778c3); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
 ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL,
                     ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES,
                     ONNX_SCATTER_SRC_LARGER, ONNX_RESHAPE_ZERO_DIM, ONNX_RESHAPE_EMPTY_SIGFPE,
-                    ONNX_ROLL_PAST_SIZE) + TRACE
+                    ONNX_ROLL_PAST_SIZE, ONNX_UNBATCHED_AVG_POOL, ONNX_EMPTY_SUM_KEEPS_RANK, ORT_EMPTY_AXIS_REDUCTION,
+                    ONNX_0D_FLOAT64_WITH_SCALAR, ONNX_CELU_FLOAT16) + TRACE
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION,
-               ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER)
+               ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER, ONNX_DYNAMO_REFINED_SHAPES, ONNX_DYNAMO_REFINED_RANGE)
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
