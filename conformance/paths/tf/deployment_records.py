@@ -187,6 +187,17 @@ OPENVINO_ONNX_UNCONVERTED_OP = replace(
     reference=f"{lim.ONNX_UNCONVERTED_OP.reference}; {FOUND_DEPLOY} (rerun), 35 findings, e.g. cases 737df224e6f1, "
               "1b9ae9ba9863, fe9c301cd8c6; clean campaigns (issue 20), cases 10b16be50c7a, 501ddf19da70 "
               "(TensorScatterAdd), b33d5f6156e5 (Log1p)")
+OPENVINO_ONNX_REVERSE_EMPTY_BATCH = Limitation(
+    reason="known bug (tf2onnx), as OpenVINO meets it, not minimised: tf.reverse (the op flip) is written as a "
+           "Transpose and a ReverseSequence whose sequence_lens tf2onnx Expands to shape [1] where the batch axis has "
+           "size 0 (ONNX asks for [batch_size]); onnxruntime runs the file (tf.onnx passes), OpenVINO's shape "
+           "inference refuses it ('Sequence lengths input size (1) is not equal to batch axis dimension of data "
+           "input (0)')",
+    errors=("RuntimeError",),
+    message=r"Sequence lengths input size \(1\) is not equal to batch axis dimension of data input \(0\)",
+    ops=("flip",), outcome=None, versions=">=1.17", package="tf2onnx",
+    reference="found by conformance 2026-11-28 (tf2onnx 1.17.0, openvino 2026.4.1), clean campaign seed 9 "
+              "(issue 20), case 7c60bbca476c")
 OPENVINO_ONNX_IF_OUTPUTS = Limitation(
     reason="known bug (OpenVINO's ONNX reader), not minimised: an If of tf2onnx's with two outputs in each branch "
            "(onnx.checker and onnxruntime take the file; tf.onnx passes) is refused: \"'then' and 'else' branches "
@@ -253,8 +264,9 @@ DEPLOYMENT_PATHS = (
                                        OPENVINO_EMPTY_MATMUL_TRANSPOSED, OPENVINO_INT_MEAN, OPENVINO_RESHAPE_ZERO_DIM,
                                        OPENVINO_DIVIDE_BY_RECIPROCAL, OPENVINO_ONNX_SCAN_TENSOR_LIST,
                                        OPENVINO_ONNX_IF_OUTPUTS, OPENVINO_F64_SATURATES,
-                                       OPENVINO_ONNX_COND_CONV_CHANNELS, OPENVINO_ONNX_EMPTY_GATHER_RANK,
-                                       OPENVINO_UNIQUE_UNSORTED, OPENVINO_BF16_ROUNDING),
+                                       OPENVINO_ONNX_REVERSE_EMPTY_BATCH, OPENVINO_ONNX_COND_CONV_CHANNELS,
+                                       OPENVINO_ONNX_EMPTY_GATHER_RANK, OPENVINO_UNIQUE_UNSORTED,
+                                       OPENVINO_BF16_ROUNDING),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )

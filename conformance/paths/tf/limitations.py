@@ -71,6 +71,16 @@ GRAPH_ZERO_GRADIENT = Limitation(
     phase="compare", divergences=("extra_gradient",), outcome=None, versions=">=2.0",
     reference=f"{FOUND}, grad mode")
 
+GRAPH_COND_NO_GRADIENT = Limitation(
+    reason="TensorFlow registers no gradient for TruncateMod (tf.math.truncatemod, the emitter of fmod): eager "
+           "refuses to differentiate through it where it runs ('gradient registry has no entry for: TruncateMod'), "
+           "and the gradient of a graph's tf.cond is built for both branches, so a traced function refuses it in a "
+           "branch eager did not take ('No gradient defined for operation ... (op type: TruncateMod)')",
+    phase="run", modes=AUTOGRAD, errors=("LookupError",),
+    message=r"No gradient defined for operation.*\(op type: TruncateMod\)", ops=("fmod",),
+    reference="https://www.tensorflow.org/api_docs/python/tf/custom_gradient; found by conformance 2026-11-28 "
+              "(tensorflow 2.21.0), clean campaign seed 7 (issue 20), case bc282f3aa187, train mode")
+
 # ------------------------------------------------------------------ XLA
 
 XLA_LOOP_SHAPES = Limitation(
@@ -131,8 +141,8 @@ XLA_RESOURCE_RETVAL = Limitation(
 XLA = RETRACED + (XLA_LOOP_SHAPES, replace(XLA_LOOP_SHAPES, phase="run"), XLA_NO_KERNEL,
                   replace(XLA_NO_KERNEL, phase="run"), GRAPH_ZERO_GRADIENT, XLA_WHILE_GRADIENT,
                   XLA_COND_LOG_SOFTMAX_GRADIENT, XLA_COND_GRADIENT_GRAPH, XLA_COND_SHAPE_GRADIENT,
-                  XLA_TENSOR_LIST_BOUNDARY, XLA_RESOURCE_RETVAL)
-FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT,)
+                  XLA_TENSOR_LIST_BOUNDARY, XLA_RESOURCE_RETVAL, GRAPH_COND_NO_GRADIENT)
+FUNCTION = RETRACED + (GRAPH_ZERO_GRADIENT, GRAPH_COND_NO_GRADIENT)
 SAVED_MODEL = TRACED
 
 # ------------------------------------------------------------------ tf2onnx on onnxruntime
@@ -216,6 +226,14 @@ ONNX_INT_MEAN = Limitation(
     message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \(\S+\) of operator \(ReduceMean\)",
     outcome=None, versions=">=1.17", package="tf2onnx",
     reference=f"{FOUND_CAMPAIGN}; cases/tf-onnx-int8-reduce-mean.json")
+ONNX_INT8_POW = Limitation(
+    reason="known bug (tf2onnx): x ** 2 of an int8 tensor (tf.math.pow) is written as an ONNX Pow on int8, a type "
+           "Pow does not take (int32, int64 and floats; no cast around it), so onnxruntime refuses the model ('Type "
+           "tensor(int8) of input parameter ... of operator (Pow) ... is invalid')",
+    errors=("InvalidGraph",), ops=("int_pow",),
+    message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \(\S+\) of operator \(Pow\)",
+    outcome=None, versions=">=1.17", package="tf2onnx",
+    reference=f"{FOUND_CAMPAIGN}, clean campaign seed 9 (issue 20), case 304d417f06f3; cases/tf-onnx-int8-pow.json")
 ONNX_INT_FLOOR_DIV = Limitation(
     reason="known bug (tf2onnx): integer FloorDiv and FloorMod (`//`, tf.math.floormod) are written as ONNX Div, "
            "which truncates toward zero: with operands of opposite signs the quotient is one too high and the "
@@ -247,8 +265,8 @@ FREEZE_ASSIGN_IN_COND = Limitation(
     reference="https://github.com/tensorflow/tensorflow/issues/91313; cases/tf-onnx-assign-in-cond-frozen.json")
 ONNX = TRACED + (ONNX_DICT_OUTPUT_LIST, ONNX_ERFC, FREEZE_DUPLICATE_FUNCTION, ONNX_COND_REPEATED_OUTPUT,
                  ONNX_LOOP_COUNTER_SHAPE, ONNX_UNCONVERTED_OP, ONNX_COND_CONV_CHANNELS, ONNX_SCAN_UNTYPED,
-                 ONNX_RESHAPE_ZERO_DIM, ONNX_INT_MEAN, ONNX_FLOAT_TRUNCATE_DIV, ONNX_INT_FLOOR_DIV, ONNX_SORT_NAN,
-                 FREEZE_ASSIGN_IN_COND)
+                 ONNX_RESHAPE_ZERO_DIM, ONNX_INT_MEAN, ONNX_INT8_POW, ONNX_FLOAT_TRUNCATE_DIV, ONNX_INT_FLOOR_DIV,
+                 ONNX_SORT_NAN, FREEZE_ASSIGN_IN_COND)
 
 # ------------------------------------------------------------------ the TF1 graph in a session
 
