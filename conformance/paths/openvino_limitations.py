@@ -82,6 +82,19 @@ OPENVINO_ONNX_EMPTY_GATHER_RANK = Limitation(
             r"rank \(0\)",
     ops=("dot",), outcome=None, versions=">=2026.4.1", package="openvino",
     reference=f"{FOUND_TF_RERUN} (case d2e6efdc1b24, tf.onnx_openvino)")
+FOUND_CLEAN = "found by conformance 2026-11-28 (openvino 2026.4.1), the clean torch campaigns (issue 20, infer mode)"
+OPENVINO_SINGLE_THREAD_SHAPE_ERROR = Limitation(
+    reason="known bug: OpenVINO's CPU plugin compiled with INFERENCE_NUM_THREADS=1 swallows a node's shape-inference "
+           "error at inference (dynamic shapes): a GatherElements whose indices are smaller than data in a dim other "
+           "than the axis (torch.gather allows it), or a ScatterElementsUpdate whose updates are larger than its "
+           "indices, makes infer() return uninitialised values and outputs of shape [0], for other nodes of the model "
+           "too; with the default threading the same model raises ('`data` and `indices` must have equal or "
+           "intersecting dimensions')",
+    phase="compare", divergences=("value", "shape", "nonfinite"), ops=("gather", "scatter"), outcome=None,
+    versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_CLEAN} (cases d85d6e8f7cc0, 8bb1a15559a2, f0316a4c504d, a98bc16310bd, 3cd13b2ccc37); "
+              "cases/standalone/openvino_cpu_single_thread_swallows_shape_error.py, "
+              "cases/openvino-gather-index-smaller-than-input.json (torch.openvino)")
 #: What OpenVINO's CPU plugin computes float64 in: it has no float64 arithmetic and converts a float64 model's
 #: tensors to float32 (its documented inference data types), so the OpenVINO paths' float64 outputs are judged with
 #: float32's tolerance rule (``PathRecord.float64_as``; found as 4-ulp differences of `log(exp(x))` in float64, case

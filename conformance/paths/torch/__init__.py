@@ -56,20 +56,21 @@ register(
                f"on {device} there are no CUDA graphs to capture: the same code as torch.compile"),
     PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "
                "judged against fp32 eager with the bfloat16 tolerance rule",
-               partial(conv.autocast, dtype=torch.bfloat16), conv.call, precision="bfloat16"),
+               partial(conv.autocast, dtype=torch.bfloat16), conv.call, precision="bfloat16",
+               limitations=(lim.AUTOCAST_FLOAT16_PROMOTE,)),
     PathRecord("torch", "autocast_fp16", "torch.autocast('cuda', dtype=torch.float16) around eager, outputs cast to "
                "float32; judged against fp32 eager with the float16 tolerance rule",
                partial(conv.autocast, dtype=torch.float16), conv.call, precision="float16", devices=("cuda",)),
     PathRecord("torch", "export", "torch.export.export(dynamic_shapes=B).module()", conv.export, conv.call,
                limitations=lim.EXPORT, specializes=frozenset({"kwargs"}), modes=AUTOGRAD_MODES),
     PathRecord("torch", "onnx_dynamo", "torch.onnx.export(dynamo=True) on onnxruntime",
-               partial(conv.onnx_export, dynamo=True), conv.run_flat, limitations=lim.ONNX_DYNAMO,
+               partial(conv.onnx_export, dynamo=True), conv.run_flat, limitations=lim.ONNX_DYNAMO + lim.ONNXRUNTIME,
                specializes=frozenset({"kwargs"}), requires=ONNX_NEEDS + ("onnxscript",),
                unavailable_on=cuda_provider_missing,
                default_onnx_opset=onnx_default_opset),
     PathRecord("torch", "onnx_torchscript", "torch.onnx.export(dynamo=False) on onnxruntime; " + TRACE_NOTE,
                partial(conv.onnx_export, dynamo=False), conv.run_flat,
-               specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.ONNX_TORCHSCRIPT,
+               specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.ONNX_TORCHSCRIPT + lim.ONNXRUNTIME,
                requires=ONNX_NEEDS, unavailable_on=cuda_provider_missing, default_onnx_opset=onnx_default_opset),
 )
 

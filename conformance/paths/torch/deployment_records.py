@@ -8,6 +8,7 @@ core here), so it runs only where named (``--paths aoti``): a default campaign w
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from conformance.paths.openvino_limitations import (
@@ -15,6 +16,7 @@ from conformance.paths.openvino_limitations import (
     OPENVINO_CPU,
     OPENVINO_EMPTY_MATMUL_TRANSPOSED,
     OPENVINO_F64_SATURATES,
+    OPENVINO_SINGLE_THREAD_SHAPE_ERROR,
 )
 from conformance.paths.records import Limitation, PathRecord
 from conformance.paths.torch import conversions as conv
@@ -64,6 +66,15 @@ SCRIPT_AFTER_FAILED_SCRIPT = Limitation(
            "unit): the first failure, on torch.script, is the finding",
     errors=("RuntimeError",), message=r"Can't redefine method: forward on class", outcome=None, versions=">=2.0",
     reference="found by conformance 2026-11-28 (torch 2.13.0); cases/torch-script-continue-nested-with.json")
+SCRIPT_SAVE_NONE_DEFAULT = Limitation(
+    reason="known bug: TorchScript types an unannotated parameter as Tensor (documented), so `mask=None` is a Tensor "
+           "parameter whose default is an undefined tensor; torch.jit.script accepts the module and it runs given a "
+           "mask, but torch.jit.save cannot serialise that default ('strides() called on an undefined Tensor'); "
+           "annotated Optional[Tensor] it saves",
+    errors=("RuntimeError",), message=r"strides\(\) called on an undefined Tensor", outcome=None, versions=">=2.0",
+    reference="https://github.com/pytorch/pytorch/issues/41277 (the Tensor default type); found by conformance "
+              "2026-11-28 (torch 2.13.0), the torch user-model table (issue 20, model keyword_tensor); "
+              "cases/standalone/torch_script_save_none_default.py")
 OPENVINO_UNUSED_INPUT_BESIDE_DICT = Limitation(
     reason="known bug: OpenVINO's PyTorch reader, given a tuple input that holds a dict, drops from the traced graph "
            "an input that forward does not read (`y` of `forward(self, x: Tuple[Tensor, Dict[str, Tensor]], y: "
@@ -135,11 +146,54 @@ OPENVINO_RESHAPE_ZERO_DIM = Limitation(
            "the 0 ([3, 1, 1, 0, 3] reshaped to [0] comes out [3]) where onnxruntime refuses the model",
     phase="compare", divergences=("shape",), ops=("reshape_empty",), outcome=None, versions=">=2.13",
     reference=lim.ONNX_RESHAPE_ZERO_DIM.reference)
+FOUND_CLEAN = "found by conformance 2026-11-28 (torch 2.13.0, openvino 2026.4.1), the clean torch campaigns (issue 20)"
+OPENVINO_GATHER_SMALLER_INDEX = Limitation(
+    reason="known bug: OpenVINO's PyTorch and ONNX readers write torch.gather (ONNX GatherElements) as OpenVINO's "
+           "GatherElements, which needs indices of data's shape except on the axis, without slicing data: an index "
+           "smaller than the input in another dim (which torch.gather takes) is refused at conversion where the "
+           "shapes are static ('`data` and `indices` must have equal or intersecting dimensions', 'Conversion is "
+           "failed for: GatherElements'); with dynamic ones it fails at inference, silently with one thread "
+           "(OPENVINO_SINGLE_THREAD_SHAPE_ERROR)",
+    errors=("RuntimeError",), message=r"`data` and `indices` must have equal or intersecting dimensions",
+    ops=("gather",), outcome=None, versions=">=2026.4.1", package="openvino",
+    reference=f"{FOUND_CLEAN} (cases bcd95b46a50f, d85d6e8f7cc0, 9bb6c90bc3df, 01a57ac16637, 166d15f15243); "
+              "cases/openvino-gather-index-smaller-than-input.json")
+EXECUTORCH_FLOOR_DIVIDE_ZERO = Limitation(
+    reason="known bug: ExecuTorch's portable floor_divide gives 0.0 // 0.0 = inf where torch gives NaN",
+    phase="compare", divergences=("nonfinite",), ops=("floor_div",), outcome=None, versions=">=2.13",
+    reference=f"{FOUND_CLEAN} (case ce033c4c39ff); cases/standalone/torch_executorch_floor_divide_zero.py")
+EXECUTORCH_MISSING_KERNEL = Limitation(
+    reason="ExecuTorch's portable kernel library has no kernel for some Core ATen operators (aten::avg_pool3d.out): "
+           "to_executorch accepts the program, and the runtime refuses to load the method (error 0x14, "
+           "OperatorMissing; its log says 'Missing operator: aten::avg_pool3d.out')",
+    errors=("RuntimeError",), message=r"Failed to load method forward, error: 0x:14", ops=("avg_pool3d",),
+    reference="https://github.com/pytorch/executorch/blob/main/kernels/portable/functions.yaml (the portable "
+              "kernels); runtime/core/error.h (OperatorMissing = 0x14); met transplanting "
+              "cases/torch-onnx-torchscript-unbatched-avg-pool3d.json (2026-11-28)")
+EXECUTORCH_GRU_STATIC_BATCH = Limitation(
+    reason="known bug: executorch.exir.to_edge of a program with an nn.GRU turns its dynamic batch (torch.export's "
+           "symbol) into the example's size, silently, so the ExecuTorch program is planned for the example: a larger "
+           "batch is refused when set as input (error 0x10: 'Attempted to resize a bounded tensor'), a smaller one "
+           "fails in execute (error 0x12); nn.LSTM and nn.RNN keep the batch",
+    phase="run", errors=("RuntimeError",),
+    message=r"method->set_inputs\(\) for method 'forward' failed with error 0x10|method->execute\(\) failed with "
+            r"error 0x12",
+    outcome=None, versions=">=2.13",
+    reference="found by conformance 2026-11-28 (torch 2.13.0), the torch user-model table (issue 20, model "
+              "recurrent); cases/standalone/torch_executorch_gru_static_batch.py")
+OPENVINO_DYNAMO_REFINED_SHAPES = replace(
+    lim.ONNX_DYNAMO_REFINED_SHAPES, errors=("RuntimeError",),
+    message=r"The input tensor size is not equal to the model input type")
+#: The OpenVINO paths' records of the clean campaigns (issue 20): first, as uninitialised outputs may look like any
+#: other bug's (a huge value taken for OPENVINO_F64_SATURATES's FLT_MAX).
+OPENVINO_CLEAN = (OPENVINO_GATHER_SMALLER_INDEX, OPENVINO_SINGLE_THREAD_SHAPE_ERROR)
 #: The ONNX exporters' limitations, and the CPU plugin's with the ONNX reader's static shapes.
-ONNX_DYNAMO_OPENVINO = ((OPENVINO_F64_SATURATES,) + lim.ONNX_DYNAMO + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,)
-                        + OPENVINO_CPU + (OPENVINO_SCATTER_SRC_LARGER,))
-ONNX_TORCHSCRIPT_OPENVINO = ((OPENVINO_F64_SATURATES,) + lim.ONNX_TORCHSCRIPT + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,)
-                             + OPENVINO_CPU + (OPENVINO_SCATTER_SRC_LARGER, OPENVINO_RESHAPE_ZERO_DIM))
+ONNX_DYNAMO_OPENVINO = (OPENVINO_CLEAN + (OPENVINO_F64_SATURATES,) + lim.ONNX_DYNAMO
+                        + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,) + OPENVINO_CPU
+                        + (OPENVINO_SCATTER_SRC_LARGER, OPENVINO_DYNAMO_REFINED_SHAPES))
+ONNX_TORCHSCRIPT_OPENVINO = (OPENVINO_CLEAN + (OPENVINO_F64_SATURATES,) + lim.ONNX_TORCHSCRIPT
+                             + (OPENVINO_EMPTY_MATMUL_TRANSPOSED,) + OPENVINO_CPU
+                             + (OPENVINO_SCATTER_SRC_LARGER, OPENVINO_RESHAPE_ZERO_DIM))
 OPENVINO_NEEDS = ("openvino",)
 ONNX_OPENVINO_NEEDS = ("onnxruntime", "onnx", "openvino")
 
@@ -150,7 +204,8 @@ DEPLOYMENT_PATHS = (
                limitations=EXPORTED + (lim.EXPORT_KWARG_GUARD, EXPORT_SAVE_NESTED_NO_GRAD),
                specializes=frozenset({"kwargs"})),
     PathRecord("torch", "script_saved", "torch.jit.save of torch.jit.script(model), then torch.jit.load",
-               deploy.script_saved, conv.call, limitations=lim.SCRIPT + (SCRIPT_AFTER_FAILED_SCRIPT,)),
+               deploy.script_saved, conv.call,
+               limitations=lim.SCRIPT + (SCRIPT_AFTER_FAILED_SCRIPT, SCRIPT_SAVE_NONE_DEFAULT)),
     PathRecord("torch", "trace_saved", "torch.jit.save of torch.jit.trace(model), then torch.jit.load " + TRACE_NOTE,
                deploy.trace_saved, conv.call, specializes=frozenset({"kwargs", "control_flow"}), limitations=lim.TRACE),
     PathRecord("torch", "aoti", "AOTInductor: torch._inductor.aoti_compile_and_package of the exported program, "
@@ -158,15 +213,19 @@ DEPLOYMENT_PATHS = (
                deploy.aoti, conv.call, limitations=EXPORTED, specializes=frozenset({"kwargs"}), default=False),
     PathRecord("torch", "executorch", "ExecuTorch: torch.export, to_edge, to_executorch (portable kernels), run by "
                "executorch.runtime " + EXPORT_NOTE, deploy.executorch_program, conv.call,
-               limitations=EXPORTED + (EXECUTORCH_NOT_CORE_ATEN, EXECUTORCH_STR_INPUT, EXECUTORCH_ZERO_STRIDE),
+               limitations=EXPORTED + (EXECUTORCH_NOT_CORE_ATEN, EXECUTORCH_STR_INPUT, EXECUTORCH_ZERO_STRIDE,
+                                       EXECUTORCH_FLOOR_DIVIDE_ZERO, EXECUTORCH_MISSING_KERNEL,
+                                       EXECUTORCH_GRU_STATIC_BATCH),
                specializes=frozenset({"kwargs"}),
                requires=("executorch",), devices=("cpu",)),
     PathRecord("torch", "openvino", "openvino.convert_model(model, example_input=...) (OpenVINO traces the module), "
                "compiled for the CPU in float32 " + TRACE_NOTE, deploy.openvino_model, conv.run_flat,
                specializes=frozenset({"kwargs", "control_flow"}),
-               limitations=(OPENVINO_UNUSED_DICT_KEY, OPENVINO_UNUSED_LIST_INPUT, OPENVINO_UNUSED_INPUT_BESIDE_DICT,
-                            OPENVINO_INPUT_DROPPED, OPENVINO_DICT_KEY_CLASH, OPENVINO_NESTED_SEQUENCE,
-                            OPENVINO_DICT_OF_SEQUENCES, OPENVINO_NO_CONVERSION_RULE) + lim.OPENVINO_TRACE
+               limitations=OPENVINO_CLEAN + (OPENVINO_UNUSED_DICT_KEY, OPENVINO_UNUSED_LIST_INPUT,
+                                             OPENVINO_UNUSED_INPUT_BESIDE_DICT, OPENVINO_INPUT_DROPPED,
+                                             OPENVINO_DICT_KEY_CLASH, OPENVINO_NESTED_SEQUENCE,
+                                             OPENVINO_DICT_OF_SEQUENCES, OPENVINO_NO_CONVERSION_RULE)
+               + lim.OPENVINO_TRACE
                + (OPENVINO_F64_SATURATES,) + OPENVINO_CPU,
                requires=OPENVINO_NEEDS, float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("torch", "onnx_dynamo_openvino", "torch.onnx.export(dynamo=True), the file read by OpenVINO's ONNX "

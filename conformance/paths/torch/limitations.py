@@ -118,6 +118,20 @@ COMPILE_SCATTER_SRC_GRADIENT = Limitation(
     modes=frozenset({"grad", "train"}), outcome=None, versions=">=2.0",
     reference="https://github.com/pytorch/pytorch/issues/27614 (also #94336; fix proposed in PR #188843)")
 
+LDEXP_DECOMPOSITION_DTYPE = Limitation(
+    reason="known bug: aten.ldexp's decomposition (torch/_decomp: `self * torch.pow(two, other)`, `two` float32 for "
+           "an integer self) changes the dtype of torch.ldexp of an integer tensor by a float16 one: inductor returns "
+           "float32 where eager returns float16",
+    phase="compare", divergences=("dtype",), ops=("ldexp",), outcome=None, versions=">=2.13",
+    reference="found by conformance 2026-11-28 (torch 2.13.0), the clean torch campaigns (issue 20; case "
+              "d4a84b8aba7b); cases/standalone/torch_ldexp_integer_float16_dtype.py")
+ONNX_DYNAMO_LDEXP_MUL_TYPES = Limitation(
+    reason="known bug: the dynamo exporter writes torch.ldexp of an integer tensor by a float16 one as a Mul of "
+           "float16 and float32, which onnxruntime refuses ('Type parameter (T) of Optype (Mul) bound to different "
+           "types'); the same decomposition as LDEXP_DECOMPOSITION_DTYPE",
+    errors=("Fail",), message=r"Type parameter \(T\) of Optype \(Mul\) bound to different types", ops=("ldexp",),
+    outcome=None, versions=">=2.13", reference=LDEXP_DECOMPOSITION_DTYPE.reference)
+
 ONNX_DYNAMO_NO_FUNCTION = Limitation(
     reason="the dynamo ONNX exporter has no ONNX function (translation or decomposition) for some aten operators "
            "and says so ('No ONNX function found for aten.cummax': implement it and register it, its message says)",
@@ -136,7 +150,7 @@ CUDNN_RNN_EVAL_BACKWARD = Limitation(
 CUDA = (CUDNN_RNN_EVAL_BACKWARD,)
 
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD) + CUDA
-COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT) + CUDA
+COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT, LDEXP_DECOMPOSITION_DTYPE) + CUDA
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
@@ -296,14 +310,16 @@ ONNX_ROLL_PAST_SIZE = Limitation(
     reference=f"{FOUND_DEPLOY}, the torch deployment campaign's rerun (issue 18, cases 0dec4fb471c3, 4058b5cfa331)")
 FOUND_CLEAN = "found by conformance 2026-11-28 (torch 2.13.0), the clean torch campaigns (issue 20, infer mode)"
 ONNX_UNBATCHED_AVG_POOL = Limitation(
-    reason="known bug: the TorchScript exporter writes avg_pool2d / avg_pool3d of an unbatched input (C, H, W; C, D, "
-           "H, W) as an AveragePool with the kernel and strides of 2 (3) spatial dims over an input that ONNX reads as "
-           "N, C and 1 (2) spatial dims, and onnxruntime refuses the model ('Attribute strides has incorrect size'); "
-           "the same family as ONNX_UNBATCHED_ADAPTIVE_POOL",
-    errors=("Fail",), message=r"Op \(AveragePool\) \[ShapeInferenceError\] Attribute strides has incorrect size",
+    reason="known bug: the TorchScript exporter writes avg_pool1d / 2d / 3d of an unbatched input (C, L; C, H, W; C, "
+           "D, H, W) as an AveragePool with the kernel and strides of 1 (2, 3) spatial dims over an input that ONNX "
+           "reads as N, C and one spatial dim fewer, and onnxruntime refuses the model ('Attribute strides has "
+           "incorrect size'; for 1d 'Input tensor must have at least 3 dimensions'); the same family as "
+           "ONNX_UNBATCHED_ADAPTIVE_POOL",
+    errors=("Fail",), message=r"Op \(AveragePool\) \[ShapeInferenceError\] (?:Attribute strides has incorrect size|"
+                              r"Input tensor must have at least 3 dimensions)",
     ops=("avg_pool1d", "avg_pool2d", "avg_pool3d"), outcome=None, versions=">=2.13",
     reference=f"{FOUND_CLEAN} (cases cc8a435f9ca7, f509b270c657); "
-              "cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+              "cases/torch-onnx-torchscript-unbatched-avg-pool3d.json")
 ONNX_EMPTY_SUM_KEEPS_RANK = Limitation(
     reason="known bug: the TorchScript exporter writes torch.sum(x) / torch.mean(x) of an x with a zero-size dim as a "
            "ReduceSum (ReduceMean) with keepdims=1 (_handle_reduce_dim_none, pytorch#58141, to dodge onnxruntime's "
@@ -311,21 +327,24 @@ ONNX_EMPTY_SUM_KEEPS_RANK = Limitation(
            "as x has dims), on onnxruntime and OpenVINO alike",
     phase="compare", divergences=("shape",), ops=("sum_all", "mean_all"), outcome=None, versions=">=2.0",
     reference=f"https://github.com/pytorch/pytorch/pull/58141; {FOUND_CLEAN} (cases aa9f31ea9831, 2c0f3a4e607c, "
-              "18539b040a63, fef7549d9330); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+              "18539b040a63, fef7549d9330); cases/torch-onnx-torchscript-empty-sum-keeps-rank.json")
 ORT_EMPTY_AXIS_REDUCTION = Limitation(
     reason="known bug (onnxruntime): a ReduceSum / ReduceProd over an axis of size 0 keeps that axis at 0 (its "
            "output of x [3, 0] over axis 1 is [3, 0] with keepdims=1 or 0) where ONNX, numpy and torch give the "
            "identity of size 1 ([3, 1], [3]); the onnx reference implementation and OpenVINO give [3, 1]",
     phase="compare", divergences=("shape",), ops=("prod", "sum"), outcome=None, versions=">=2.0",
-    reference=f"https://github.com/microsoft/onnxruntime/issues/7563; {FOUND_CLEAN} (case 10238897525d); "
-              "cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+    reference=f"https://github.com/microsoft/onnxruntime/issues/7563; {FOUND_CLEAN} (case 10238897525d; "
+              "torch.onnx_dynamo's file too, found transplanting it); "
+              "cases/onnxruntime-reduce-over-empty-axis-keeps-zero.json")
 ONNX_0D_FLOAT64_WITH_SCALAR = Limitation(
     reason="known bug: the TorchScript exporter's implicit scalar type promotion takes a 0-d float64 tensor with a "
-           "Python number (torch.fmod(x, 1.5), torch.remainder(x, 1.5), x * 1.5) for two scalars and casts it to "
-           "the default float32: the exported output is float32 where torch keeps float64",
+           "Python number (torch.fmod(x, 1.5), torch.remainder(x, 1.5), x * 1.5, x + 1.5) or with a 0-d integer "
+           "tensor (x * n) for scalars and casts it to the default float32: the exported output is float32 where "
+           "torch keeps float64",
     phase="compare", divergences=("dtype",),
-    ops=("fmod_scalar", "remainder_scalar", "mul_scalar", "add_scalar"), outcome=None, versions=">=2.13",
-    reference=f"{FOUND_CLEAN} (case 56c6b14efc18); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+    ops=("fmod_scalar", "remainder_scalar", "mul_scalar", "add_scalar", "mul_mixed"), outcome=None,
+    versions=">=2.13", reference=f"{FOUND_CLEAN} (cases 56c6b14efc18, 2bb178fc937b); "
+                                 "cases/torch-onnx-torchscript-0d-float64-plus-scalar-float32.json")
 ONNX_CELU_FLOAT16 = Limitation(
     reason="known bug: the TorchScript exporter writes F.celu of a float16 tensor as an ONNX Celu, which is defined "
            "for float32 only, and onnxruntime refuses the model ('Type 'tensor(float16)' of input parameter ... of "
@@ -333,7 +352,15 @@ ONNX_CELU_FLOAT16 = Limitation(
     errors=("InvalidGraph",), message=r"Type 'tensor\(float16\)' of input parameter \([^)]*\) of operator \(Celu\)",
     ops=("celu",), outcome=None, versions=">=2.13",
     reference=f"https://onnx.ai/onnx/operators/onnx__Celu.html (T: tensor(float)); {FOUND_CLEAN} (case "
-              "18ef108a195c); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+              "18ef108a195c); cases/torch-onnx-torchscript-celu-float16.json")
+ONNX_INT8_POW = Limitation(
+    reason="known bug: both ONNX exporters write x ** 2 of an int8 tensor as an ONNX Pow on int8, a type Pow does not "
+           "take (int32, int64 and floats), with no cast around it, and onnxruntime refuses the model ('Type "
+           "'tensor(int8)' of input parameter ... of operator (Pow) ... is invalid'); tf2onnx does the same",
+    errors=("InvalidGraph",), message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \([^)]*\) of operator \(Pow\)",
+    ops=("int_pow",), outcome=None, versions=">=2.13",
+    reference="https://onnx.ai/onnx/operators/onnx__Pow.html (T: int32, int64, floats); found by conformance "
+              "2026-11-28 (torch 2.13.0) transplanting cases/tf-onnx-int8-pow.json")
 ONNX_DYNAMO_REFINED_SHAPES = Limitation(
     reason="known bug: where torch.export refuses the dynamic batch dim (a shape branch specialises it), the dynamo "
            "exporter silently retries with torch.export's suggested fixes (_capture_strategies: "
@@ -353,14 +380,17 @@ AUTOCAST_FLOAT16_PROMOTE = Limitation(
     phase="run", errors=("RuntimeError",), message=r"Unexpected floating ScalarType in at::autocast::prioritize",
     outcome=None, versions=">=2.0",
     reference=f"https://github.com/pytorch/pytorch/issues/100932 (fix proposed in PR #191125); {FOUND_CLEAN} (case "
-              "2fe0fe9778c3); cases/standalone/torch_onnx_torchscript_export_rough_edges.py")
+              "2fe0fe9778c3); cases/standalone/torch_cpu_autocast_float16_cat.py")
 ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_KEYED_DICT, ORT_NO_KERNEL,
                     ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES,
                     ONNX_SCATTER_SRC_LARGER, ONNX_RESHAPE_ZERO_DIM, ONNX_RESHAPE_EMPTY_SIGFPE,
-                    ONNX_ROLL_PAST_SIZE, ONNX_UNBATCHED_AVG_POOL, ONNX_EMPTY_SUM_KEEPS_RANK, ORT_EMPTY_AXIS_REDUCTION,
-                    ONNX_0D_FLOAT64_WITH_SCALAR, ONNX_CELU_FLOAT16) + TRACE
+                    ONNX_ROLL_PAST_SIZE, ONNX_UNBATCHED_AVG_POOL, ONNX_EMPTY_SUM_KEEPS_RANK,
+                    ONNX_0D_FLOAT64_WITH_SCALAR, ONNX_CELU_FLOAT16, ONNX_INT8_POW) + TRACE
+#: onnxruntime's own bugs: on the ONNX paths that run on it, not on the OpenVINO ones that read the same file.
+ONNXRUNTIME = (ORT_EMPTY_AXIS_REDUCTION,)
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION,
-               ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER, ONNX_DYNAMO_REFINED_SHAPES, ONNX_DYNAMO_REFINED_RANGE)
+               ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER, ONNX_DYNAMO_REFINED_SHAPES, ONNX_DYNAMO_REFINED_RANGE,
+               ONNX_DYNAMO_LDEXP_MUL_TYPES, ONNX_INT8_POW)
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
