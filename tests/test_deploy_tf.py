@@ -100,3 +100,40 @@ def test_an_empty_output_of_tflite_is_the_interpreters_known_bug(path_id):
     assert record["outcome"] == "runtime_error", record["detail"]["message"]
     assert "Invalid tensor size" in record["detail"]["message"]
     assert "get_tensor" in record["detail"]["known_issue"]
+
+
+def test_a_flatbuffer_that_reads_variables_it_never_initialises_is_refused_and_named():
+    """The Keras 3 model's weights stay uninitialised resource variables (TensorFlow Lite's converter's bug): the
+    path refuses the flatbuffer instead of judging uninitialised memory; the same weights in a tf.Module pass."""
+    import numpy as np
+    import tensorflow as tf
+
+    import conformance
+    from conformance.paths.tf.deployment_records import TFLITE_KERAS_VARIABLES_UNINITIALISED
+
+    skip_without_requirements("tf.tflite")
+
+    class KerasEmbedding(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.emb = tf.keras.layers.Embedding(10, 4)
+
+        def call(self, tokens):
+            return tf.reduce_mean(self.emb(tokens), 1)
+
+    class ModuleEmbedding(tf.Module):
+        def __init__(self, table):
+            super().__init__()
+            self.table = tf.Variable(table)
+
+        def __call__(self, tokens):
+            return tf.reduce_mean(tf.gather(self.table, tokens), 1)
+
+    tokens = np.array([[1, 2, 3], [4, 5, 9]], dtype=np.int32)
+    keras_model = KerasEmbedding()
+    keras_model(tokens)
+    refused = {r.path: r for r in conformance.check(keras_model, [tokens], paths=["tflite"]).results}
+    assert refused["tf.tflite"].outcome == "conversion_error"
+    assert TFLITE_KERAS_VARIABLES_UNINITIALISED.reason[:60] in refused["tf.tflite"].named
+    control = conformance.check(ModuleEmbedding(keras_model.emb.embeddings.numpy()), [tokens], paths=["tflite"])
+    assert {r.path: r.outcome for r in control.results}["tf.tflite"] == "pass"

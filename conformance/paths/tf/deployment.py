@@ -27,6 +27,20 @@ from conformance.paths.tf.conversions import OnnxNested, input_signature, to_num
 # ------------------------------------------------------------------ TensorFlow Lite
 
 
+class UninitialisedVariables(RuntimeError):
+    """The converted model reads resource variables and has no initialiser for them (no CALL_ONCE): every call would
+    read uninitialised memory, so it is refused before running."""
+
+
+def check_variables_initialised(interpreter) -> None:
+    """Raise :class:`UninitialisedVariables` where the flatbuffer reads resource variables (VAR_HANDLE, READ_VARIABLE)
+    it never initialises: the converter kept the model's variables as variables and wrote no initialiser for them."""
+    ops = [op["op_name"] for op in interpreter._get_ops_details()]  # the interpreter's one listing of its ops
+    if "READ_VARIABLE" in ops and "CALL_ONCE" not in ops:
+        raise UninitialisedVariables(f"the converted model reads {ops.count('VAR_HANDLE')} resource variable(s) "
+                                     "(VAR_HANDLE, READ_VARIABLE) and has no initialiser for them (no CALL_ONCE)")
+
+
 class LiteModel:
     """A TensorFlow Lite flatbuffer in an interpreter, called like the model's traced function; keyword arguments were
     bound at conversion. The outputs come back in the function's own structure (``structure``).
@@ -108,6 +122,7 @@ def tflite(ctx, select_tf_ops: bool = False):
         from ai_edge_litert.interpreter import Interpreter
 
         interpreter = Interpreter(model_content=flatbuffer, num_threads=1)
+    check_variables_initialised(interpreter)
     output_names = [t.name.split(":")[0] for t in concrete.outputs]
     return LiteModel(interpreter, signature, concrete.structured_outputs, output_names)
 

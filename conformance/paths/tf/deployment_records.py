@@ -106,6 +106,16 @@ TFLITE_UNRESOLVED_MATERIALIZATION = Limitation(
            "to tensor<4x4x?xf32>'); not minimised (a program with an LSTM, 3-d pooling and layer norm among others)",
     errors=("ConverterError",), message=r"failed to legalize unresolved materialization", outcome=None,
     versions=">=2.21", reference=f"{FOUND_DEPLOY}, rerun, case a90cbb0beb54")
+TFLITE_KERAS_VARIABLES_UNINITIALISED = Limitation(
+    reason="known bug (TensorFlow Lite's converter): TFLiteConverter.from_concrete_functions of a Keras 3 model's "
+           "traced call (the model as trackable_obj, or a tf.Module holding its variables) keeps the weights as "
+           "resource variables (VAR_HANDLE, READ_VARIABLE) and writes no initialiser for them, so every interpreter "
+           "reads uninitialised memory (NaN, 1e+14 ...); a tf.Module's tf.Variables are frozen into constants. "
+           "conformance refuses such a flatbuffer before running it (UninitialisedVariables)",
+    errors=("UninitialisedVariables",), outcome=None, versions=">=2.21",
+    reference="found by conformance 2026-11-28 (tensorflow 2.21.0, keras 3, ai-edge-litert 2.3.0), the TensorFlow "
+              "hand-written models keras_conv, keras_embedding, keras_attention (issue 20); "
+              "cases/standalone/tflite_keras3_variables_uninitialised.py")
 TFLITE_TENSOR_LIST_BUILTINS = Limitation(
     reason="TensorFlow Lite's builtin operators cannot hold some TensorList operations (a tensor list of a while "
            "loop whose element shape is not known, as a tf.TensorArray or a list grown in a loop builds): a "
@@ -235,7 +245,8 @@ DEPLOYMENT_PATHS = (
                limitations=lim.TRACED + (TFLITE_NO_BUILTIN, TFLITE_TENSOR_LIST_BUILTINS, lim.FREEZE_DUPLICATE_FUNCTION,
                                           TFLITE_EMPTY_OUTPUT, TFLITE_FLOOR_DIV_ZERO, TFLITE_UINT8_MEAN,
                                           TFLITE_FREEZE_GATHER_IN_COND, TFLITE_XNNPACK_EMPTY_MATMUL,
-                                          TFLITE_REVERSE_AXES, TFLITE_UNRESOLVED_MATERIALIZATION),
+                                          TFLITE_REVERSE_AXES, TFLITE_UNRESOLVED_MATERIALIZATION,
+                                          TFLITE_KERAS_VARIABLES_UNINITIALISED),
                specializes=KWARGS,
                requires=("ai_edge_litert",), devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
@@ -244,7 +255,7 @@ DEPLOYMENT_PATHS = (
                limitations=lim.TRACED + (TFLITE_NO_KERNEL, TFLITE_NO_FLEX_DELEGATE, lim.FREEZE_DUPLICATE_FUNCTION,
                                           TFLITE_EMPTY_OUTPUT_TF, TFLITE_FLOOR_DIV_ZERO_TF, TFLITE_UINT8_MEAN,
                                           TFLITE_FREEZE_GATHER_IN_COND, TFLITE_REVERSE_AXES,
-                                          TFLITE_UNRESOLVED_MATERIALIZATION),
+                                          TFLITE_UNRESOLVED_MATERIALIZATION, TFLITE_KERAS_VARIABLES_UNINITIALISED),
                specializes=KWARGS,
                devices=("cpu",),
                default=False),
