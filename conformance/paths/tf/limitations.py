@@ -74,12 +74,13 @@ GRAPH_ZERO_GRADIENT = Limitation(
 GRAPH_COND_NO_GRADIENT = Limitation(
     reason="TensorFlow registers no gradient for TruncateMod (tf.math.truncatemod, the emitter of fmod): eager "
            "refuses to differentiate through it where it runs ('gradient registry has no entry for: TruncateMod'), "
-           "and the gradient of a graph's tf.cond is built for both branches, so a traced function refuses it in a "
-           "branch eager did not take ('No gradient defined for operation ... (op type: TruncateMod)')",
+           "and the gradient of a graph's cond is built for both branches, so a graph (traced, or TF1's) refuses it in "
+           "a branch eager did not take ('No gradient defined for operation ... (op type: TruncateMod)')",
     phase="run", modes=AUTOGRAD, errors=("LookupError",),
     message=r"No gradient defined for operation.*\(op type: TruncateMod\)", ops=("fmod",),
     reference="https://www.tensorflow.org/api_docs/python/tf/custom_gradient; found by conformance 2026-11-28 "
-              "(tensorflow 2.21.0), clean campaign seed 7 (issue 20), case bc282f3aa187, train mode")
+              "(tensorflow 2.21.0), clean campaigns (issue 20), cases bc282f3aa187 (train), 3bd4a5f68d8f (tf.session, "
+              "grad)")
 
 # ------------------------------------------------------------------ XLA
 
@@ -288,4 +289,5 @@ TF1_COND_X_PLUS_X = Limitation(
     phase="run", errors=("InvalidArgumentError",), message=r"Retval\[\d+\] does not have value", outcome=None,
     versions=">=2.21", reference=FOUND)
 
-SESSION = (NO_GRAPH_BUILDER, GRAPH_RETURN_IN_LOOP, TF1_COND_X_PLUS_X, GRAPH_ZERO_GRADIENT, NUMPY_TRIL_UNKNOWN_DIMS)
+SESSION = (NO_GRAPH_BUILDER, GRAPH_RETURN_IN_LOOP, TF1_COND_X_PLUS_X, GRAPH_ZERO_GRADIENT, GRAPH_COND_NO_GRADIENT,
+           NUMPY_TRIL_UNKNOWN_DIMS)
