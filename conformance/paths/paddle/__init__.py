@@ -36,7 +36,10 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
     to_static_sot,
 )
 from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
+from conformance.paths.paddle.eager_limitations import EAGER  # noqa: E402
 from conformance.paths.paddle.paddle2onnx_client import PADDLE2ONNX  # noqa: E402
+from conformance.paths.paddle.static_and_onnx_limitations import ORT_RUNTIME  # noqa: E402
+from conformance.paths.paddle.zero_size_limitations import ORT_ZERO_SIZE  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PATHS, PathRecord, register  # noqa: E402
 
 FRAMEWORKS["paddle"] = FRAMEWORK
@@ -101,7 +104,8 @@ register(
                functools.partial(saved.inference, onednn=False), run, specializes=KWARGS,
                limitations=known.PREDICTOR, devices=("cpu",)),
     PathRecord("paddle", "onnx", "paddle.onnx.export (jit.save, then paddle2onnx in a process of its own) on "
-               "onnxruntime " + _SAVE_NOTE, saved.to_onnx, run, specializes=KWARGS, limitations=known.ONNX,
+               "onnxruntime " + _SAVE_NOTE, saved.to_onnx, run, specializes=KWARGS,
+               limitations=known.ONNX + ORT_ZERO_SIZE + ORT_RUNTIME,
                requires=("paddle2onnx", "onnx", "onnxruntime", "onnx_graphsurgeon", "polygraphy"),
                default_onnx_opset=onnx_default_opset),
 )
@@ -110,7 +114,8 @@ register(
 register(*DEPLOYMENT_PATHS)
 
 # the known bugs told apart by a fact of the conversion (limitations.Seen) read the facts of the path they are on
-register(*(dataclasses.replace(rec, limitations=known.seen_by(rec.name, rec.limitations))
+# and a crash of the eager reference is recorded on every path (eager_limitations)
+register(*(dataclasses.replace(rec, limitations=known.seen_by(rec.name, rec.limitations + EAGER))
            for rec in list(PATHS.values()) if rec.framework == "paddle"))
 
 # programs that mutate, keep state and change type: what the paths do with them by design (issue 17)

@@ -54,9 +54,11 @@ def call(fn, args, kwargs):
 #: the known bugs a comparison alone cannot tell apart: ``eval_program`` (to_static of a layer in eval() in a mode
 #: that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor twice),
 #: ``output_is_input`` (a saved program returns an input where forward computed an output from it),
-#: ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true), and, from its
-#: runs, ``wrote_inputs`` (the program wrote into its input tensors). Conformance's known-bug records select on them
-#: (conformance.paths.paddle.limitations); a reproducer ignores them.
+#: ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true),
+#: ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice), ``zero_size_input`` (an
+#: example input tensor has a dim of 0: every conversion notes it), and, from its runs, ``wrote_inputs`` (the program
+#: wrote into its input tensors). Conformance's known-bug records select on them (conformance.paths.paddle.limitations
+#: and the modules it gathers); a reproducer ignores them.
 FACTS: dict = {}
 #: Whether :func:`call` watches its inputs for writes (conformance turns it on; a reproducer leaves it off).
 WATCH_INPUTS = False
@@ -66,7 +68,8 @@ def note(ctx, **facts) -> None:
     """Record what the conversion in ``ctx`` showed (replacing what an earlier conversion of that path showed), and
     make it the path whose runs :func:`inputs_written` reports on."""
     key = os.path.basename(str(ctx.workdir))
-    FACTS[key] = dict(facts)
+    tensors = [t for t in flatten(list(getattr(ctx, "args", ()))) if isinstance(t, paddle.Tensor)]
+    FACTS[key] = {"zero_size_input": any(0 in t.shape for t in tensors), **facts}
     FACTS["_current"] = key
 
 

@@ -8,33 +8,22 @@ The groups at the end are what each path registers (:mod:`conformance.paths.padd
 of a path that applies names a failure, so their order matters.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from conformance.paths.paddle.conversions import FACTS, NoBfloat16Kernels
+from conformance.paths.paddle.conversions import NoBfloat16Kernels
 from conformance.paths.paddle.onednn_limitations import ONEDNN
 from conformance.paths.paddle.predictor_limitations import PREDICTOR_ANY
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
+from conformance.paths.paddle.seen import Seen, seen_by  # noqa: F401 - seen_by: part of this module's API
 from conformance.paths.paddle.static_and_onnx_limitations import ONNX_CONVERTER, STATIC_INFERENCE
-from conformance.paths.paddle.zero_size_limitations import P2O_ZERO_SIZE, STATIC_ZERO_SIZE
+from conformance.paths.paddle.zero_size_limitations import (
+    IF_EMPTY_TENSOR_RANK,
+    P2O_ZERO_SIZE,
+    PREDICTOR_IF_ZERO_SIZE,
+    STATIC_IF_ZERO_SIZE,
+    STATIC_ZERO_SIZE,
+)
 from conformance.paths.records import Limitation
-
-
-@dataclass(frozen=True)
-class Seen(Limitation):
-    """A known bug that a failure's kind alone cannot tell from another: it applies only where the latest conversion
-    or run of the path showed ``fact`` (:data:`~conformance.paths.paddle.conversions.FACTS`, by the path's workdir
-    name, ``path``)."""
-
-    fact: str = ""
-    path: str = ""
-
-    def applies(self, failure, version: str) -> bool:
-        return bool(FACTS.get(self.path, {}).get(self.fact)) and super().applies(failure, version)
-
-
-def seen_by(path: str, limitations: tuple) -> tuple:
-    """``limitations`` with each :class:`Seen` one bound to ``path`` (the path's name, its workdir's)."""
-    return tuple(replace(lim, path=path) if isinstance(lim, Seen) else lim for lim in limitations)
 
 #: The modes in which autograd runs through a converted program.
 AUTOGRAD = frozenset({"grad", "train"})
@@ -123,10 +112,13 @@ PREDICTOR_INPUT_AS_OUTPUT = Limitation(
     outcome=None, versions=">=3.0", reference="found by conformance 2026-11-21 (paddle 3.3.1)")
 STATIC_DTYPE_CHECK = Limitation(
     reason="a static program checks each API's input dtypes when it is built, where dygraph runs what its kernels "
-           "take: paddle.tile refuses int8 under to_static ('The data type of 'x' in tile must be [...], but received "
-           "int8'), as its documented dtypes say",
-    errors=("TypeError",), message=r"The data type of '\w+' in \w+ must be \[.*\], but received", versions=">=3.0",
-    reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/tile_en.html")
+           "take: paddle.tile and paddle.flip refuse int8 under to_static ('The data type of 'x' in tile must be "
+           "[...], but received int8'; 'Check data type error for op: flip, ... x.dtype: int8'), as their docs say",
+    message=r"The data type of '\w+' in \w+ must be \[.*\], but received"
+            r"|Check data type error for op: flip, input: x, x\.dtype: (u?int8|int16)\b", errors=("TypeError",),
+    versions=">=3.0", reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/tile_en.html, "
+                                ".../flip_en.html (x: float32, float64, int32, int64, bool); flip: found by "
+                                "conformance 2026-11-28 (paddle 3.3.1), clean campaign seed 4, case 6a213094e8e8")
 INPLACE_ON_VIEW = Limitation(
     reason="to_static refuses an in-place operator (x.multiply_(y), F.relu_) on a tensor that is a view in dygraph "
            "(of a strided API such as unsqueeze or a slice): static graphs have no views, so it asks for a "
@@ -287,13 +279,6 @@ LOADED_TRAINS_AS_INFERENCE = Limitation(
               "modes")
 
 # What issue 15's edge-value campaigns found (paddle 3.3.1).
-IF_EMPTY_TENSOR_RANK = Limitation(
-    reason="known bug: AST to_static of `d = -c; if a.sum() > 0: pass; else: c = -c; e = d + c` with a zero-size `c` "
-           "fails when the program runs ('Axis should be less than or equal to 5, but received axis is 6': the "
-           "pd_op.if's result loses the rank of the zero-size tensor); dygraph and SOT run it",
-    errors=("ValueError",), message=r"Axis should be less than or equal to \d+, but received axis is \d+",
-    outcome=None, versions=">=3.3",
-    reference="cases/paddle-to-static-if-empty-tensor-axis.json; cases/standalone/paddle_if_empty_tensor_axis.py")
 SIGNBIT_DYNAMIC_DIM = Limitation(
     reason="known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program runs "
            "('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, -1 read as 0); "
@@ -331,13 +316,13 @@ SOT_ROTATION_INPLACE = Limitation(
               "cases/torch-script-tuple-rotation-inplace.json")
 
 SIGNBIT_ZERO_SIZE_DYNAMIC_DIM = Limitation(
-    reason="known bug: paddle.signbit of a zero-size tensor with a dynamic dim (InputSpec [None, 2, 0]) does not "
-           "convert: it reshapes its ones, built from the static shape (-1 read as a size), to x.shape ('The input "
-           "tensor X'size must be divisible by known capacity of 'shape'', 'can not reshape 0 to -1, 0, ...'); "
-           "dygraph runs it",
-    errors=("ValueError",), message=r"in signbit\s+ones = paddle\.to_tensor\(ones, x\.dtype\)\.reshape\(x\.shape\)",
-    outcome=None, versions=">=3.3", reference="found by conformance 2026-11-28 (paddle 3.3.1), deployment campaign "
-                                               "seed 0, cases c8102fcbf07f, f45e7b5083dc")
+    reason="known bug: paddle.signbit does not convert where it reshapes its ones (from the static shape) to x.shape: "
+           "a zero-size x with a dynamic dim ([None, 2, 0]: 'can not reshape 0 to -1, 0, ...'), an x with two dynamic "
+           "dims (after a while loop: 'Only one dimension value of 'shape' in reshape can be -1')",
+    errors=("ValueError", "AssertionError"), outcome=None, versions=">=3.3",
+    message=r"in signbit\s+ones = paddle\.to_tensor\(ones, x\.dtype\)\.reshape\(x\.shape\)",
+    reference="found by conformance 2026-11-28 (paddle 3.3.1), deployment campaign seed 0, cases c8102fcbf07f, "
+              "f45e7b5083dc; clean campaign seed 6, cases/paddle-to-static-signbit-after-while-two-dynamic-dims.json")
 EXPAND_BOOL_INPUT_SPEC = Limitation(
     reason="known bug: jit.save builds the program with the InputSpec's stop_gradient (False by default) also for a "
            "bool input, and static paddle.expand (or tile) then refuses it ('When the data type of input 'x' for "
@@ -367,7 +352,7 @@ P2O_ZERO_DIM_AS_ONE = Limitation(
 #: inside a pd_op.if): the dynamic dim read as 0 shows in the first shape.
 SIGNBIT_DYNAMIC_DIM_UNQUOTED = replace(
     SIGNBIT_DYNAMIC_DIM, ops=("signbit",),
-    message=r"Broadcast dimension mismatch\. Operands could not be broadcast together with the shape of X = \[0, ")
+    message=r"Broadcast dimension mismatch\. Operands could not be broadcast together with the shape of X = \[0[,\]]")
 
 # What the seed-0 campaign of 2026-11-28 found (paddle 3.3.1).
 TILE_BOOL_NEEDS_STOP_GRADIENT = Limitation(
@@ -421,7 +406,6 @@ SAVED_TRAIN_AS_INFERENCE = Seen(
     outcome=None, versions=">=3.0",
     reference="paddle/jit/pir_translated_layer.py; found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign "
               "seed 0, cases 09ed1a2c7ee1, 12cf167135c9; cases/paddle-jit-save-train-batch-norm-for-inference.json")
-#: The IR ops whose oneDNN kernels PIR's inplace pass was seen to make write into a value read again later.
 P2O_REPEAT_INTERLEAVE_TILE = Limitation(
     reason="known bug: paddle2onnx writes paddle.repeat_interleave(x, 2, axis) as an ONNX Tile whose repeats have "
            "another length than x's rank: onnxruntime refuses to run it (''repeat' input tensor must have the same "
@@ -458,11 +442,22 @@ AMP_EMPTY_MATMUL_OUTPUT = Limitation(
     versions=">=3.0", reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case "
                                 "19e6a7a5db30; cases/standalone/paddle_amp_empty_matmul_segv.py")
 
+AMP_TENSOR_ARRAY_LOOP_CAST = Limitation(
+    reason="known bug: under paddle.amp.auto_cast(O1, bfloat16) a to_static while loop over a dynamic dim that appends "
+           "to a list (an RNN's steps: a TensorArray) does not convert: while_loop casts every loop variable for AMP "
+           "(cast_value_in_amp), the TensorArray too, and the cast refuses it ('Only support "
+           "paddle::dialect::DenseTensorType ...'); without auto_cast it converts",
+    errors=("NotImplementedError",), ops=("lstm", "gru"), outcome=None, versions=">=3.3",
+    message=r"in cast_value_in_amp[\s\S]*Only support paddle::dialect::DenseTensorType",
+    reference="found by conformance 2026-11-28 (paddle 3.3.1), clean campaign seed 1, case 2f81b2559dd0; "
+              "cases/paddle-to-static-amp-rnn-tensor-array-loop.json")
+
 # ------------------------------------------------------------------ what each path registers
 
 #: Every path through AST to_static (a refusal of the program may come with a later input set's shapes or values, or,
 #: for a saved program, when it first runs).
-STATIC = (SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
+STATIC = STATIC_IF_ZERO_SIZE + (
+          SELF_NAME, LOOP_BREAK_ON_TENSOR, ALIAS_LOOP_EMPTY_OUTPUT, ALIAS_LOOP_READ_AFTER, INPLACE_ON_VIEW,
           INPLACE_WRITES_INPUT, PUT_ALONG_AXIS_DYNAMIC_DIM, replace(PUT_ALONG_AXIS_DYNAMIC_DIM, phase="run"),
           replace(ALIAS_LOOP_READ_AFTER, phase="run"), TENSOR_ARRAY_REVERSED, DYNAMIC_DIM_SHAPE_CHECKS,
           TAKE_ALONG_AXIS_BROADCAST, replace(TAKE_ALONG_AXIS_BROADCAST, phase="run"), STATIC_DTYPE_CHECK,
@@ -477,7 +472,7 @@ SOT = (SELF_NAME, INPLACE_WRITES_INPUT,  # SOT wraps the framework's error in it
        replace(INPLACE_API_KEYWORDS, errors=("InnerError",)), SOT_ROTATION_INPLACE,
        replace(SIGNBIT_DYNAMIC_DIM, phase="run"))
 #: to_static under paddle.amp.auto_cast (bfloat16).
-STATIC_AMP = STATIC + (AMP_NO_CPU_BF16, AMP_NO_BF16_KERNEL, AMP_EMPTY_MATMUL_OUTPUT,
+STATIC_AMP = STATIC + (AMP_NO_CPU_BF16, AMP_NO_BF16_KERNEL, AMP_EMPTY_MATMUL_OUTPUT, AMP_TENSOR_ARRAY_LOOP_CAST,
                        replace(AMP_EMPTY_MATMUL_OUTPUT, phase="run"))
 #: What autograd through a to_static program meets.
 STATIC_TRAINING = (EVAL_NO_GRADIENTS, DETACHED_BRANCH_STOPS_GRADIENT, UNUSED_INPUT_ZERO_GRADIENT, WHILE_BACKWARD,
@@ -487,7 +482,7 @@ AST_TRAINING = STATIC_TRAINING + (EARLY_RETURN_BEFORE_WHILE, ZERO_SIZE_THROUGH_I
                                   WHILE_DETACHED_BACKWARD, WHILE_IF_BACKWARD_NO_BLOCK)
 #: to_static with the input_spec from the example tensors: a call with a new shape converts again, so a refusal can
 #: come while running.
-SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"),)
+SPEC_FROM_TENSOR = STATIC + (replace(INPLACE_ON_VIEW, phase="run"), replace(LOOP_BREAK_ON_TENSOR, phase="run"))
 LOADED_TENSORS_ONLY = Limitation(
     reason="a layer loaded with paddle.jit.load takes the saved program's tensor inputs only: a None passed "
            "positionally (an optional input left out when saving) is refused at the call ('must be numpy array or "
@@ -510,7 +505,8 @@ SAVED = STATIC + (UNUSED_INPUT, SAVED_DUPLICATE_OUTPUT, SAVED_OUTPUT_IS_INPUT, L
 LOADED = SAVED + AST_TRAINING + (LOADED_WHILE_BACKWARD, LOADED_TRAINS_AS_INFERENCE, UNUSED_STATISTICS,
                                   LOADED_INTEGER_GRADIENT)
 #: A Paddle Inference predictor.
-PREDICTOR = (PREDICTOR_INPUT_AS_OUTPUT, ALIAS_LOOP_NO_MEMORY) + PREDICTOR_ANY + SAVED  # its own first: name best
+PREDICTOR = ((PREDICTOR_INPUT_AS_OUTPUT,) + PREDICTOR_IF_ZERO_SIZE + (ALIAS_LOOP_NO_MEMORY,) + PREDICTOR_ANY
+             + SAVED)  # its own first: name best
 #: ... with oneDNN (Paddle Inference's default on the CPU).
 PREDICTOR_ONEDNN = PREDICTOR + (PREDICTOR_REORDER,) + ONEDNN
 #: paddle2onnx on onnxruntime.

@@ -81,8 +81,38 @@ PREDICTOR_ONEDNN_CONCAT_EMPTY_SEGV = Limitation(
     reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), deployment campaign seed 0, case 7c25dffcbd39; "
               "cases/standalone/paddle_inference_onednn_concat_empty_segv.py")
 
+PREDICTOR_ONEDNN_BOOL_REORDER = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN (IR optimisation on or off) cannot run a comparison "
+           "of a value a pd_op.if yields (`if x.sum() < t: x = -x`, then `return x == x`): the bool result goes "
+           "through a oneDNN layout transform, 'Ref tensor type (bool) is not supported by oneDNN'",
+    phase="run", errors=("ValueError",), message=r"Ref tensor type \(bool\) is not supported by oneDNN",
+    outcome=None, versions=">=3.3",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), clean campaign seed 8, case 0380ef195778; "
+              "cases/paddle-inference-onednn-bool-after-if.json")
+
+PREDICTOR_ONEDNN_LOOP_MATMUL = Limitation(
+    reason="known bug: a Paddle Inference predictor with oneDNN computes garbage (zeros, 3e-41, -1e24) for a matmul in "
+           "a loop over a dynamic dim whose results are appended to a list (a TensorArray: this suite's LSTM and GRU, "
+           "`steps.append(paddle.tanh(paddle.matmul(x[t], w, transpose_y=True)))`, then paddle.stack); without "
+           "oneDNN, and with an elementwise product instead of the matmul, it is right",
+    phase="compare", divergences=("value", "nonfinite"), ops=("lstm", "gru"), outcome=None, versions=">=3.3",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1) transplanting "
+              "cases/paddle-to-static-amp-rnn-tensor-array-loop.json; "
+              "cases/standalone/paddle_inference_onednn_matmul_in_loop.py")
+
+PREDICTOR_ONEDNN_RESHAPE_ZERO = Limitation(
+    reason="known bug: the oneDNN reshape kernel of a Paddle Inference predictor reads the 0 of a target shape [1, 0] "
+           "as 'copy the input's dim', where Paddle's own CPU kernel and dygraph take it as a size: paddle.signbit of "
+           "a zero-size x of shape [1, 0] reshapes its ones ([0]) to [1, 0] and create_predictor fails ('The index of "
+           "0 in `shape` must be less than the input tensor X's dimensions'); without oneDNN it is created",
+    errors=("ValueError",), outcome=None, versions=">=3.3",
+    message=r"The index of \d+ in `shape` must be less than the input tensor X's dimensions(?s:.*)onednn/reshape",
+    reference="found by conformance 2026-11-28 (paddlepaddle 3.3.1), clean campaign seed 1, cases 8d8a36075065, "
+              "502e6ec2e6b8; cases/paddle-inference-onednn-signbit-zero-size-reshape.json")
+
 #: Every oneDNN predictor's known bugs, in the order they are tried.
 ONEDNN = (PREDICTOR_ONEDNN_INPLACE, PREDICTOR_ONEDNN_EMPTY_MATMUL, PREDICTOR_ONEDNN_ZERO_SIZE,
           PREDICTOR_ONEDNN_ARRAY_ATTRIBUTE, PREDICTOR_ONEDNN_BATCH_NORM_TRAINING, PREDICTOR_ONEDNN_SIGNBIT_DYNAMIC_DIM,
           PREDICTOR_ONEDNN_PAD_ABORT, PREDICTOR_ONEDNN_PAD_ABORT_HANGS,
-          PREDICTOR_ONEDNN_CONCAT_EMPTY_SEGV)
+          PREDICTOR_ONEDNN_CONCAT_EMPTY_SEGV, PREDICTOR_ONEDNN_BOOL_REORDER, PREDICTOR_ONEDNN_LOOP_MATMUL,
+          PREDICTOR_ONEDNN_RESHAPE_ZERO)

@@ -307,7 +307,8 @@ def to_onnx(ctx):
     saved, onnx_file = os.path.join(ctx.workdir, "saved", "model"), os.path.join(ctx.workdir, "model.onnx")
     static = paddle.jit.to_static(ctx.model, input_spec=input_spec(ctx), full_graph=True)
     paddle.jit.save(static, saved)  # what paddle.jit.save(model, saved, input_spec) does
-    note(ctx, **saved_facts(static, str(paddle.jit.load(saved).program())))
+    facts = saved_facts(static, str(paddle.jit.load(saved).program()))
+    note(ctx, **facts)
     if os.path.exists(onnx_file):
         os.remove(onnx_file)
     opset = getattr(ctx, "onnx_opset", None)  # --onnx-opset; None: paddle2onnx_export's default
@@ -320,7 +321,23 @@ def to_onnx(ctx):
     if opset is not None:
         lower_ir_version(onnx_file)  # the lowest IR version the opset needs, as the other ONNX exporters' files
     check_loadable(onnx_file)  # a runtime too old for the file's opset is a configuration error, not a finding
+    note(ctx, **facts, branch_repeats_output=branch_repeats_output(onnx_file))
     return PaddleOrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy, program_order(static))
+
+
+def branch_repeats_output(onnx_file: str) -> bool:
+    """Whether a subgraph of the ONNX file (an If's branch, a Loop's body) lists one value twice among its outputs, as
+    paddle2onnx writes a value that a pd_op.if yields twice (onnxruntime computes one of the If's outputs wrongly)."""
+    import onnx
+
+    def subgraphs(graph):
+        for node in graph.node:
+            for attr in node.attribute:
+                for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                    yield sub
+                    yield from subgraphs(sub)
+
+    return any(len({o.name for o in g.output}) < len(g.output) for g in subgraphs(onnx.load(onnx_file).graph))
 
 
 class PaddleOrtModel(OrtModel):
