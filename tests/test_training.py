@@ -71,6 +71,20 @@ def test_compare_none_rule():
     assert not scaled.ok and scaled.failures[0].path == "['param_grads']['p0']"
 
 
+def test_a_path_with_no_loss_where_eager_has_one_is_a_missing_loss_not_a_dtype():
+    """No output of the path reached the loss head (train_steps records None): said so, never a float32 stand-in
+    compared with eager's float64 losses."""
+    from conformance.judge.training import NO_LOSS
+
+    eager = {"sgd": {"losses": np.array([0.5, 0.25]), "params": {"p0": np.ones(3)}}}
+    report = compare({"sgd": {"losses": None, "params": {"p0": np.ones(3)}}}, eager)
+    assert not report.ok
+    assert [(f.path, f.kind) for f in report.failures] == [("['sgd']['losses']", "missing_gradient")]
+    assert NO_LOSS in report.summary()
+    assert compare({"sgd": {"losses": None, "params": {"p0": np.ones(3)}}},
+                   {"sgd": {"losses": None, "params": {"p0": np.ones(3)}}}).ok  # eager had none either
+
+
 def test_old_programs_keep_their_json_and_ids():
     """Programs without the new fields (training, a Param's offset and trainable) serialise as before, so
     case files and ids from before stay the same; the new fields round-trip."""

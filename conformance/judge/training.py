@@ -112,9 +112,10 @@ def train_steps(fw: Framework, forward: Callable, model, program: Program, args,
             for i in range(STEPS):
                 seed_forward(i)
                 _, loss, _, grads = ag.backward(forward, args, kwargs, weights, params)
-                losses.append(np.float32(0.0) if loss is None else fw.to_numpy(loss))
+                losses.append(None if loss is None else fw.to_numpy(loss))
                 step(list(grads))
-            results[kind] = {"losses": np.stack(losses),
+            # None: no output reached the loss head (none floating, or none of eager's shape), so nothing trained
+            results[kind] = {"losses": None if any(x is None for x in losses) else np.stack(losses),
                              "params": {n: fw.to_numpy(tensors[n]) for n in names},
                              "buffers": {n: fw.to_numpy(tensors[n]) for n in buffer_names}}
     finally:
@@ -132,6 +133,11 @@ def compare(candidate, eager, reference=None, noise=None) -> Report:
     return Report(missing + report.leaves)
 
 
+#: What a path's missing loss means (``missing_gradient`` of ``['losses']``).
+NO_LOSS = ("no loss where eager has one: none of the path's outputs reached the loss head (no floating output, or none "
+           "of eager's shape and structure)")
+
+
 def _prune_none(c, e, r, n, path: str, out: list) -> tuple:
     """The four trees without the dict entries where eager or the candidate is None (a report in ``out``
     for each where only one of them is)."""
@@ -145,7 +151,8 @@ def _prune_none(c, e, r, n, path: str, out: list) -> tuple:
             if e[k] is None and c[k] is not None:
                 out.append(LeafReport(where, False, "extra_gradient", "a gradient where eager has none (None)"))
             elif e[k] is not None:
-                out.append(LeafReport(where, False, "missing_gradient", "no gradient (None) where eager has one"))
+                out.append(LeafReport(where, False, "missing_gradient", NO_LOSS if k == "losses" else
+                                      "no gradient (None) where eager has one"))
             continue
         if k not in c:
             continue
