@@ -111,3 +111,40 @@ def test_executorch_gru_static_batch():
                       message="batch inputs: method->set_inputs() for method 'forward' failed with error 0x10")
     assert first("torch.executorch", refused) is deploy.EXECUTORCH_GRU_STATIC_BATCH
     assert first("torch.export", refused) is None
+
+
+def test_inductor_floor_divide():
+    for path_id in ("torch.compile", "torch.compile_dynamic", "torch.compile_reduce_overhead"):
+        assert first(path_id, compare("nonfinite", "add", "floor_div")) is lim.INDUCTOR_FLOOR_DIVIDE
+        assert first(path_id, compare("nonfinite", "add", "div")) is None
+        assert first(path_id, compare("value", "floor_div")) is None
+    # aot_eager keeps eager's floor division
+    assert first("torch.compile_aot_eager", compare("nonfinite", "floor_div")) is None
+
+
+def test_onnx_dynamo_floor_divide():
+    assert first("torch.onnx_dynamo", compare("nonfinite", "add", "floor_div")) is lim.ONNX_DYNAMO_FLOOR_DIVIDE
+    assert first("torch.onnx_dynamo", compare("dtype", "floor_div")) is None
+    assert first("torch.onnx_torchscript", compare("nonfinite", "floor_div")) is lim.ONNX_FLOOR_DIVIDE_TRUNCATES
+
+
+def test_onnx_diagonal():
+    assert first("torch.onnx_torchscript", compare("dtype", "diagonal")) is lim.ONNX_DIAGONAL_FLOAT32
+    assert first("torch.onnx_torchscript", compare("value", "diagonal")) is None
+    reduce_sum = ("Load model from /tmp/m.onnx failed:This is an invalid model. Type Error: Type 'tensor(int8)' of "
+                  "input parameter (val_14) of operator (ReduceSum) in node (node_ReduceSum_16) is invalid.")
+    refused = Failure("convert", error_types=("InvalidGraph",), message=reduce_sum, ops=("diagonal",))
+    assert first("torch.onnx_dynamo", refused) is lim.ONNX_DYNAMO_DIAGONAL_INT8
+    assert first("torch.onnx_dynamo", Failure("convert", error_types=("InvalidGraph",), message=reduce_sum,
+                                              ops=("sum",))) is None
+    assert first("torch.onnx_dynamo", Failure("convert", error_types=("InvalidGraph",), ops=("diagonal",),
+                                              message=reduce_sum.replace("int8", "int32"))) is None
+
+
+def test_onnx_dynamo_shape_guard_retry():
+    retried = ("TorchExportError: Failed to export the model with torch.export.\n## Exception summary\n\n"
+               "<class 'torch._dynamo.exc.UserError'>: Invalid ranges [2:1]")
+    assert first("torch.onnx_dynamo", Failure("convert", error_types=("TorchExportError",), message=retried,
+                                              constructs=("if_shape",))) is lim.ONNX_SHAPE_GUARD
+    assert first("torch.onnx_dynamo", Failure("convert", error_types=("TorchExportError",),
+                                              message=retried.replace("[2:1]", "[4:3]"))) is None

@@ -41,17 +41,17 @@ register(
                specializes=frozenset({"kwargs"}), limitations=lim.FX, modes=AUTOGRAD_MODES),
     PathRecord("torch", "compile", "torch.compile(backend='inductor')",
                partial(conv.compile_model, backend="inductor"), conv.call, modes=AUTOGRAD_MODES,
-               limitations=lim.COMPILE),
+               limitations=lim.INDUCTOR),
     PathRecord("torch", "compile_aot_eager", "torch.compile(backend='aot_eager')",
                partial(conv.compile_model, backend="aot_eager"), conv.call, modes=AUTOGRAD_MODES,
                limitations=lim.COMPILE),
     PathRecord("torch", "compile_dynamic", "torch.compile(dynamic=True) (inductor, symbolic shapes from the start)",
                partial(conv.compile_model, backend="inductor", dynamic=True), conv.call, modes=AUTOGRAD_MODES,
-               limitations=lim.COMPILE),
+               limitations=lim.INDUCTOR),
     PathRecord("torch", "compile_reduce_overhead", "torch.compile(mode='reduce-overhead') (CUDA graphs on CUDA; "
                "on the CPU, with no CUDA graphs to capture, the same code as compile)",
                partial(conv.compile_model, backend="inductor", mode="reduce-overhead"), conv.call,
-               modes=AUTOGRAD_MODES, limitations=lim.COMPILE,
+               modes=AUTOGRAD_MODES, limitations=lim.INDUCTOR,
                same_code_as=lambda device: None if device == "cuda" else
                f"on {device} there are no CUDA graphs to capture: the same code as torch.compile"),
     PathRecord("torch", "autocast_bf16", "torch.autocast(dtype=torch.bfloat16) around eager, outputs cast to float32; "

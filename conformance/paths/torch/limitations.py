@@ -30,7 +30,9 @@ EXPORT_SHAPE_GUARD = Limitation(
     errors=("UserError",), message=r"Constraints violated \(B\)", versions=">=2.1",
     reference="https://pytorch.org/docs/stable/export.html#constraints-dynamic-shapes")
 ONNX_SHAPE_GUARD = Limitation(
-    reason=EXPORT_SHAPE_GUARD.reason, errors=("TorchExportError",), message=r"Constraints violated \(B\)",
+    reason=EXPORT_SHAPE_GUARD.reason + "; where the suggested fix caps B at 1 (a branch on B < 2), the exporter's "
+           "retry with it (_capture_strategies) fails instead, as export's dynamic dims start at 2 ('Invalid ranges "
+           "[2:1]')", errors=("TorchExportError",), message=r"Constraints violated \(B\)|Invalid ranges \[2:[01]\]",
     versions=">=2.1", reference=EXPORT_SHAPE_GUARD.reference)
 EXPORT_KWARG_GUARD = Limitation(
     reason="an exported program specialises non-tensor arguments and refuses other values at run time",
@@ -118,6 +120,25 @@ COMPILE_SCATTER_SRC_GRADIENT = Limitation(
     modes=frozenset({"grad", "train"}), outcome=None, versions=">=2.0",
     reference="https://github.com/pytorch/pytorch/issues/27614 (also #94336; fix proposed in PR #188843)")
 
+FOUND_TRANSPLANT = "found by conformance 2026-11-28 (torch 2.13.0) transplanting"
+FLOOR_DIVIDE_OPS = ("floor_div", "floor_divide_scalar", "ceil_div")
+INDUCTOR_FLOOR_DIVIDE = Limitation(
+    reason="known bug: inductor lowers a floating floor division (a // b, torch.floor_divide, torch.div(rounding_mode="
+           "'floor')) as floor(a / b) where eager computes Python's fmod-based quotient: an infinite dividend gives "
+           "+-inf where eager gives NaN (selected here; a quotient just below an integer also rounds up, 1.0 // 0.1: "
+           "10, eager 9, a value divergence left unnamed); aot_eager agrees with eager",
+    phase="compare", divergences=("nonfinite",), ops=FLOOR_DIVIDE_OPS, outcome=None, versions=">=2.0",
+    reference="https://github.com/pytorch/pytorch/issues/188048 (its fix, PR #188049, is not in torch 2.13.0's "
+              "lowering; on the CPU too), https://github.com/pytorch/pytorch/issues/197895; "
+              f"{FOUND_TRANSPLANT} cases/paddle-onnx-floor-divide-infinite.json")
+ONNX_DYNAMO_FLOOR_DIVIDE = replace(
+    INDUCTOR_FLOOR_DIVIDE, versions=">=2.5",
+    reason="known bug: onnxscript's torchlib writes a floating aten.floor_divide as Floor(Div(a, b)): an infinite "
+           "dividend gives +-inf where torch gives NaN (a quotient just below an integer also rounds up, unnamed); "
+           "inductor's INDUCTOR_FLOOR_DIVIDE",
+    reference="https://github.com/microsoft/onnxscript/issues/989; "
+              f"{FOUND_TRANSPLANT} cases/paddle-onnx-floor-divide-infinite.json")
+
 LDEXP_DECOMPOSITION_DTYPE = Limitation(
     reason="known bug: aten.ldexp's decomposition (torch/_decomp: `self * torch.pow(two, other)`, `two` float32 for "
            "an integer self) changes the dtype of torch.ldexp of an integer tensor by a float16 one: inductor returns "
@@ -151,6 +172,8 @@ CUDA = (CUDNN_RNN_EVAL_BACKWARD,)
 
 EXPORT = (EXPORT_DATA_DEPENDENT, EXPORT_SHAPE_GUARD, EXPORT_KWARG_GUARD) + CUDA
 COMPILE = (AOT_ZERO_GRADIENTS, COMPILE_SCATTER_SRC_GRADIENT, LDEXP_DECOMPOSITION_DTYPE) + CUDA
+#: torch.compile with inductor (not aot_eager): its lowerings' bugs too.
+INDUCTOR = COMPILE + (INDUCTOR_FLOOR_DIVIDE,)
 ONNX_UNSUPPORTED_OPERATOR = Limitation(
     reason="the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their arguments, at its "
            "opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc among this suite's ops; "
@@ -361,6 +384,21 @@ ONNX_INT8_POW = Limitation(
     ops=("int_pow",), outcome=None, versions=">=2.13",
     reference="https://onnx.ai/onnx/operators/onnx__Pow.html (T: int32, int64, floats); found by conformance "
               "2026-11-28 (torch 2.13.0) transplanting cases/tf-onnx-int8-pow.json")
+ONNX_DIAGONAL_FLOAT32 = Limitation(
+    reason="known bug: the TorchScript exporter writes torch.diagonal as a Mul by a float32 EyeLike mask, then a "
+           "ReduceSum (symbolic_opset13.diagonal): the diagonal of any tensor but a float32 one comes back float32 "
+           "(int8, int32, int64, float16 checked)",
+    phase="compare", divergences=("dtype",), ops=("diagonal",), outcome=None, versions=">=2.0",
+    reference=f"{FOUND_TRANSPLANT} cases/paddle-to-static-diagonal-int8.json")
+ONNX_DYNAMO_DIAGONAL_INT8 = Limitation(
+    reason="known bug: onnxscript's torchlib writes torch.diagonal as a Mul by an EyeLike mask, then a ReduceSum in "
+           "the input's dtype, which ReduceSum does not take for int8 or int16 (int32, int64 and floats), and "
+           "onnxruntime refuses the model ('Type 'tensor(int8)' of input parameter ... of operator (ReduceSum) ... is "
+           "invalid'); int32 and int64 run",
+    errors=("InvalidGraph",), message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \([^)]*\) of operator "
+                                      r"\(ReduceSum\)", ops=("diagonal",), outcome=None, versions=">=2.5",
+    reference="https://onnx.ai/onnx/operators/onnx__ReduceSum.html (T: no int8, int16); "
+              f"{FOUND_TRANSPLANT} cases/paddle-to-static-diagonal-int8.json")
 ONNX_DYNAMO_REFINED_SHAPES = Limitation(
     reason="known bug: where torch.export refuses the dynamic batch dim (a shape branch specialises it), the dynamo "
            "exporter silently retries with torch.export's suggested fixes (_capture_strategies: "
@@ -385,12 +423,12 @@ ONNX_TORCHSCRIPT = (ONNX_FLOAT_KWARG_INPUT, ONNX_UNSUPPORTED_OPERATOR, ONNX_INT_
                     ONNX_TRAIN_MODE_EXPORTED_EVAL, ONNX_UNBATCHED_ADAPTIVE_POOL, ONNX_FLOOR_DIVIDE_TRUNCATES,
                     ONNX_SCATTER_SRC_LARGER, ONNX_RESHAPE_ZERO_DIM, ONNX_RESHAPE_EMPTY_SIGFPE,
                     ONNX_ROLL_PAST_SIZE, ONNX_UNBATCHED_AVG_POOL, ONNX_EMPTY_SUM_KEEPS_RANK,
-                    ONNX_0D_FLOAT64_WITH_SCALAR, ONNX_CELU_FLOAT16, ONNX_INT8_POW) + TRACE
+                    ONNX_0D_FLOAT64_WITH_SCALAR, ONNX_CELU_FLOAT16, ONNX_INT8_POW, ONNX_DIAGONAL_FLOAT32) + TRACE
 #: onnxruntime's own bugs: on the ONNX paths that run on it, not on the OpenVINO ones that read the same file.
 ONNXRUNTIME = (ORT_EMPTY_AXIS_REDUCTION,)
 ONNX_DYNAMO = (ONNX_DATA_DEPENDENT, ONNX_SHAPE_GUARD, ONNX_IDENTITY_OUTPUT, ONNX_TUPLE_SHAPES, ONNX_DYNAMO_NO_FUNCTION,
                ORT_NO_KERNEL, ONNX_SCATTER_SRC_LARGER, ONNX_DYNAMO_REFINED_SHAPES, ONNX_DYNAMO_REFINED_RANGE,
-               ONNX_DYNAMO_LDEXP_MUL_TYPES, ONNX_INT8_POW)
+               ONNX_DYNAMO_LDEXP_MUL_TYPES, ONNX_INT8_POW, ONNX_DYNAMO_FLOOR_DIVIDE, ONNX_DYNAMO_DIAGONAL_INT8)
 OPENVINO_INT_KEYED_DICT = Limitation(
     reason="openvino.convert_model takes example_input as tensors, or a dict of them keyed by parameter name: a dict "
            "input keyed by ints is refused ('Unexpected type of example_input ... Got <class 'dict'>')",
