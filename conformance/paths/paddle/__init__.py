@@ -38,6 +38,7 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
 from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 from conformance.paths.paddle.eager_limitations import EAGER  # noqa: E402
 from conformance.paths.paddle.paddle2onnx_client import PADDLE2ONNX  # noqa: E402
+from conformance.paths.paddle.seen import seen_by  # noqa: E402
 from conformance.paths.paddle.static_and_onnx_limitations import ORT_RUNTIME  # noqa: E402
 from conformance.paths.paddle.zero_size_limitations import ORT_ZERO_SIZE  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PATHS, PathRecord, register  # noqa: E402
@@ -113,9 +114,9 @@ register(
 # the paths people deploy with (conversions in deployment.py)
 register(*DEPLOYMENT_PATHS)
 
-# the known bugs told apart by a fact of the conversion (limitations.Seen) read the facts of the path they are on
+# the known bugs told apart by a fact of the conversion (seen.Seen) read the facts of the path they are on
 # and a crash of the eager reference is recorded on every path (eager_limitations)
-register(*(dataclasses.replace(rec, limitations=known.seen_by(rec.name, rec.limitations + EAGER))
+register(*(dataclasses.replace(rec, limitations=seen_by(rec.name, rec.limitations + EAGER))
            for rec in list(PATHS.values()) if rec.framework == "paddle"))
 
 # programs that mutate, keep state and change type: what the paths do with them by design (issue 17)

@@ -14,7 +14,7 @@ from conformance.paths.paddle.conversions import NoBfloat16Kernels
 from conformance.paths.paddle.onednn_limitations import ONEDNN
 from conformance.paths.paddle.predictor_limitations import PREDICTOR_ANY
 from conformance.paths.paddle.saved import LoadedForInference, Paddle2OnnxFailed, UnsavedBufferUpdates
-from conformance.paths.paddle.seen import Seen, seen_by  # noqa: F401 - seen_by: part of this module's API
+from conformance.paths.paddle.seen import Seen
 from conformance.paths.paddle.static_and_onnx_limitations import ONNX_CONVERTER, STATIC_INFERENCE
 from conformance.paths.paddle.zero_size_limitations import (
     IF_EMPTY_TENSOR_RANK,
