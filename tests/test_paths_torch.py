@@ -129,6 +129,18 @@ def test_a_known_bug_is_named_on_inputs_a_path_specialises_on_too():
     assert record["detail"]["inputs"][1]["known_issue"].startswith("known bug: planted")
 
 
+def test_a_record_of_a_package_that_is_not_installed_names_nothing():
+    from dataclasses import replace
+
+    from conformance.paths.records import Failure, Limitation
+
+    failure = Failure("convert", error_types=("RuntimeError",), message="boom")
+    of_absent = Limitation(reason="known bug: planted", errors=("RuntimeError",), outcome=None, versions=">=1.0",
+                           package="conformance-no-such-package")
+    assert not of_absent.applies(failure, "2.13.0")
+    assert replace(of_absent, package="numpy").applies(failure, "2.13.0")
+
+
 def test_export_refuses_data_dependent_branch_as_documented():
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)),))

@@ -149,8 +149,10 @@ def test_a_share_of_campaign_cases_start_from_the_corpus_and_the_stream_stays_de
     assert len(corpus) >= 10  # the IR cases of cases/ render on all three frameworks
     near = _near(corpus)
     options = dict(corpus=str(CASES), corpus_share=0.5, frameworks=frameworks)
-    drawn = list(itertools.islice(generate_cases(0, **options), 60))
-    assert [c.id for c in drawn] == [c.id for c in itertools.islice(generate_cases(0, **options), 60)]
+    # 200 cases: Hypothesis draws each chunk of 25 around one example, so a window of 60 can lean either way (seed 0's
+    # first 60 hold 14 neighbours of this corpus, seeds 1-3's 28-37)
+    drawn = list(itertools.islice(generate_cases(0, **options), 200))
+    assert [c.id for c in drawn[:60]] == [c.id for c in itertools.islice(generate_cases(0, **options), 60)]
     from_corpus = [c for c in drawn if _shapes(c.program) in near]
     assert 0.3 * len(drawn) <= len(from_corpus) <= 0.7 * len(drawn), len(from_corpus)
     assert len({_shapes(c.program) for c in from_corpus}) >= 8  # many programs and prefixes, not one

@@ -168,9 +168,13 @@ class Limitation:
             from packaging.version import Version
 
             if self.package:
+                from importlib.metadata import PackageNotFoundError
                 from importlib.metadata import version as installed_version
 
-                version = installed_version(self.package)
+                try:
+                    version = installed_version(self.package)
+                except PackageNotFoundError:  # a bug of a package that is not installed is not this failure's
+                    return False
             return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
         return True
 
