@@ -308,7 +308,7 @@ class Campaign:
                 why += f" while running the {fw} eager reference"
             else:
                 lost = [in_flight] if in_flight in job.remaining else []  # else it finished in the drain
-                if outcome == "crash" and worker.tasks and lost and lost[0] not in job.crashed:
+                if outcome == "crash" and worker.tasks and lost and in_flight not in job.crashed:
                     # run it again alone in the fresh worker, first: a crash of its own, or the state left by others?
                     job.crashed[in_flight] = (f"{why}{_exit_text(worker.proc.exitcode, outcome)} after {worker.tasks} "
                                               f"other task(s) in that process (log: {worker.log})")
@@ -322,6 +322,8 @@ class Campaign:
             self.n_cases += 1
 
     def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, worker: _Worker, write) -> None:
+        if not lost:  # rerun alone (job.crashed), or finished in the drain
+            return
         from conformance.paths.records import PATHS, load_framework
         from conformance.run.runner import split_task_key
 
