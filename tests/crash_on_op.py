@@ -42,5 +42,5 @@ register(PathRecord("torch", "planted_sigfpe_floordiv", "eager; a tensor // kill
                     _sigsegv, lambda model, args, kwargs: model(*args, **kwargs), default=False),
          PathRecord("torch", "planted_sigfpe_known", "eager; a tensor // kills the process with SIGFPE, a known bug",
                     lambda ctx: ctx.model, _sigfpe_on_floordiv, default=False,
-                    limitations=(Limitation("planted known bug: // dies of SIGFPE", phase="crash", errors=("SIGFPE",),
-                                            ops=("floor_div", "ceil_div"), outcome=None),)))
+                    limitations=(Limitation("planted known bug: // dies of SIGFPE", phases=("crash",),
+                                            errors=("SIGFPE",), ops=("floor_div", "ceil_div"), outcome=None),)))

@@ -128,7 +128,7 @@ def future_default() -> int:
 
 
 _BASE = PATHS["torch.onnx_torchscript"]
-register(*(dataclasses.replace(_BASE, name=name, convert=convert, limitations=(), default=False)
+register(*(dataclasses.replace(_BASE, name=name, convert=convert, limitations=(), components=(), default=False)
            for name, convert in ((EXPORTER, exporter_fault), (OPTIMIZER, runtime_fault), (KERNEL, runtime_fault))),
-         dataclasses.replace(_BASE, name=FUTURE, convert=future_opset, limitations=(), default=False,
+         dataclasses.replace(_BASE, name=FUTURE, convert=future_opset, limitations=(), components=(), default=False,
                              default_onnx_opset=future_default))

@@ -43,7 +43,7 @@ def _perturb(out):
 
 
 def _perturbed(path: PathRecord) -> PathRecord:
-    return dataclasses.replace(path, name=f"planted_perturb_{path.name}", default=False, limitations=(),
+    return dataclasses.replace(path, name=f"planted_perturb_{path.name}", default=False, limitations=(), components=(),
                                description=f"{path.description}; one output element off by 1e-4 relative",
                                run=lambda artifact, args, kwargs: _perturb(path.run(artifact, args, kwargs)))
 

@@ -7,7 +7,8 @@ import pytest
 
 pytest.importorskip("conformance.paths.paddle", reason="paddle is not installed")
 
-from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS, OPENVINO_NO_PIR  # noqa: E402
+from conformance.paths import known  # noqa: E402
+from conformance.paths.paddle.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 from conformance.paths.records import PATHS  # noqa: E402
 from conformance.paths.standalone import standalone_source  # noqa: E402
 from conformance.run.runner import prepare, run_path  # noqa: E402
@@ -54,7 +55,7 @@ def test_openvino_refuses_paddle_3s_saved_program_as_documented(prepared):
     case, prep = prepared
     record = run_path(case, prep, PATHS["paddle.openvino"])
     assert record["outcome"] == "unsupported", record["detail"]["message"]
-    assert record["detail"]["limitation"] == OPENVINO_NO_PIR.reason
+    assert record["detail"]["limitation"] == known.record("openvino.no_pir").reason
 
 
 @pytest.mark.parametrize("path", DEPLOYMENT_PATHS, ids=lambda p: p.id)

@@ -109,7 +109,7 @@ def test_a_flatbuffer_that_reads_variables_it_never_initialises_is_refused_and_n
     import tensorflow as tf
 
     import conformance
-    from conformance.paths.tf.deployment_records import TFLITE_KERAS_VARIABLES_UNINITIALISED
+    from conformance.paths import known
 
     skip_without_requirements("tf.tflite")
 
@@ -134,6 +134,6 @@ def test_a_flatbuffer_that_reads_variables_it_never_initialises_is_refused_and_n
     keras_model(tokens)
     refused = {r.path: r for r in conformance.check(keras_model, [tokens], paths=["tflite"]).results}
     assert refused["tf.tflite"].outcome == "conversion_error"
-    assert TFLITE_KERAS_VARIABLES_UNINITIALISED.reason[:60] in refused["tf.tflite"].named
+    assert known.record("tflite.keras_variables_uninitialised").reason[:60] in refused["tf.tflite"].named
     control = conformance.check(ModuleEmbedding(keras_model.emb.embeddings.numpy()), [tokens], paths=["tflite"])
     assert {r.path: r.outcome for r in control.results}["tf.tflite"] == "pass"

@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, assume, given, settings
 
 torch = pytest.importorskip("torch")
 
+from conformance.paths import known  # noqa: E402
 from conformance.paths.records import PATHS, Failure  # noqa: E402
-from conformance.paths.torch import limitations  # noqa: E402
 from conformance.program.case import Case, InputSet, materialize  # noqa: E402
 from conformance.program.ir import Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec  # noqa: E402
 from conformance.program.program import Program  # noqa: E402
-from conformance.program.strategies import cases  # noqa: E402
+from conformance.program.strategies import CONSTRUCTS, cases  # noqa: E402
 from conformance.run.runner import check  # noqa: E402
 
 from . import planted_paths  # noqa: E402
@@ -27,7 +27,7 @@ def _has_float_output(record) -> bool:
 
 
 @quick
-@given(cases())
+@given(cases(constructs=CONSTRUCTS))
 def test_planted_perturbation_is_a_mismatch(case):
     eager = check(case, PATHS["torch.eager"])
     assume(eager["outcome"] == "pass")
@@ -39,7 +39,7 @@ def test_planted_perturbation_is_a_mismatch(case):
 
 
 @quick
-@given(cases())
+@given(cases(constructs=CONSTRUCTS))
 def test_planted_dtype_and_nan_are_mismatches(case):
     assume(check(case, PATHS["torch.eager"])["outcome"] == "pass")
     dtype = check(case, PATHS["torch.planted_dtype"])
@@ -51,7 +51,7 @@ def test_planted_dtype_and_nan_are_mismatches(case):
 
 
 @quick
-@given(cases())
+@given(cases(constructs=CONSTRUCTS))
 def test_eager_and_script_pass_generated_programs(case):
     for name in ("torch.eager", "torch.script"):
         record = check(case, PATHS[name])
@@ -121,7 +121,7 @@ def test_a_known_bug_is_named_on_inputs_a_path_specialises_on_too():
 
     p = _branch_program()
     case = Case(p, (InputSet("example", 1, _seed_with_sign(p, True)), InputSet("values", 1, _seed_with_sign(p, False))))
-    known = Limitation(reason="known bug: planted, 1% off off the example", phase="compare", divergences=("value",),
+    known = Limitation(reason="known bug: planted, 1% off off the example", phases=("compare",), divergences=("value",),
                        outcome=None)
     path = dataclasses.replace(PATHS["torch.planted_trace_wrong"], limitations=(known,))
     record = check(case, path)
@@ -198,12 +198,13 @@ _ROWS = torch.ones(4, 3)
 #: (path, model, args, kwargs, limitation): converting the model along the path fails, and the failure as the
 #: runner sees it (exception type, the framework's message) selects exactly that limitation of the path.
 _REFUSALS = [
-    ("torch.export", _DataDependentBranch, (_ROWS,), {}, limitations.EXPORT_DATA_DEPENDENT),
-    ("torch.export", _ShapeBranch, (_ROWS,), {}, limitations.EXPORT_SHAPE_GUARD),
-    ("torch.fx", _DataDependentBranch, (_ROWS,), {}, limitations.FX_CONTROL_FLOW),
-    ("torch.onnx_dynamo", _DataDependentBranch, (_ROWS,), {}, limitations.ONNX_DATA_DEPENDENT),
-    ("torch.onnx_dynamo", _InputReturned, (_ROWS, _ROWS), {}, limitations.ONNX_IDENTITY_OUTPUT),
-    ("torch.onnx_torchscript", _FloatKwarg, (_ROWS,), {"alpha": 0.5}, limitations.ONNX_FLOAT_KWARG_INPUT),
+    ("torch.export", _DataDependentBranch, (_ROWS,), {}, known.record("torch_export.data_dependent")),
+    ("torch.export", _ShapeBranch, (_ROWS,), {}, known.record("torch_export.shape_guard")),
+    ("torch.fx", _DataDependentBranch, (_ROWS,), {}, known.record("fx.control_flow")),
+    ("torch.onnx_dynamo", _DataDependentBranch, (_ROWS,), {}, known.record("torch_export.onnx_data_dependent")),
+    ("torch.onnx_dynamo", _InputReturned, (_ROWS, _ROWS), {}, known.record("dynamo_exporter.identity_output")),
+    ("torch.onnx_torchscript", _FloatKwarg, (_ROWS,), {"alpha": 0.5},
+     known.record("torchscript_exporter.float_kwarg_input")),
 ]
 
 
@@ -232,7 +233,7 @@ def test_an_exported_program_refuses_another_kwarg_value_as_documented(tmp_path)
     with pytest.raises(Exception) as raised:
         path.run(artifact, [_ROWS], {"flag": False})
     failure = Failure.of_exception(raised.value, "run")
-    assert path.limitation_for(failure, torch.__version__) is limitations.EXPORT_KWARG_GUARD, failure
+    assert path.limitation_for(failure, torch.__version__) is known.record("torch_export.kwarg_guard"), failure
     assert path.limitation_for(Failure.of_exception(raised.value, "convert"), torch.__version__) is None
 
 
@@ -246,7 +247,7 @@ def test_onnxruntime_without_a_float64_softplus_kernel_is_a_refusal_of_the_dynam
     with pytest.raises(Exception) as raised:
         path.convert(_context(_Softplus(), [_ROWS.double()], {}, tmp_path))
     failure = Failure.of_exception(raised.value, "convert")
-    assert path.limitation_for(failure, torch.__version__) is limitations.ORT_NO_KERNEL, failure
+    assert path.limitation_for(failure, torch.__version__) is known.record("onnxruntime.no_kernel"), failure
 
 
 class _Identity(torch.nn.Module):
@@ -262,7 +263,7 @@ def test_autocast_keeps_a_float64_output_beyond_float32_range(tmp_path):
 
 
 def test_the_train_mode_export_record_names_batch_norm_or_dropout_in_train_mode_only():
-    lim, version = limitations.ONNX_TRAIN_MODE_EXPORTED_EVAL, torch.__version__
+    lim, version = known.record("torchscript_exporter.train_mode_exported_eval"), torch.__version__
     diverged = dict(phase="compare", divergences=(("value", "[0]"),))
     assert lim.applies(Failure(constructs=("train_layer", "train_mode"), ops=("batch_norm",), **diverged), version)
     assert not lim.applies(Failure(constructs=("train_layer",), ops=("batch_norm",), **diverged), version)  # eval()
@@ -275,7 +276,8 @@ def test_cudnns_refusal_to_differentiate_an_rnn_in_eval_is_documented_on_every_a
     message = "cudnn RNN backward can only be called in training mode"
     failure = Failure("run", "grad", ("RuntimeError", "Exception"), message, ops=("gru", "sin"))
     for pid in ("torch.eager", "torch.script", "torch.trace", "torch.fx", "torch.compile", "torch.export"):
-        assert PATHS[pid].limitation_for(failure, torch.__version__) is limitations.CUDNN_RNN_EVAL_BACKWARD, pid
+        named = PATHS[pid].limitation_for(failure, torch.__version__)
+        assert named is known.record("torch_eager.cudnn_rnn_eval_backward"), pid
     other = Failure("run", "grad", ("RuntimeError", "Exception"), message, ops=("conv2d",))
     assert PATHS["torch.eager"].limitation_for(other, torch.__version__) is None
 
@@ -284,5 +286,5 @@ def test_every_limitation_selects_ops_that_exist():
     from conformance.program.ops import OPS
 
     for path in PATHS.values():
-        for lim in path.limitations:
+        for lim in path.records:
             assert set(lim.ops) <= set(OPS), (path.id, lim.reason[:60], set(lim.ops) - set(OPS))

@@ -9,7 +9,7 @@ pytest.importorskip("torch")
 
 from conformance.judge.effects import discard_after_unstable  # noqa: E402
 from conformance.judge.oracle import Stability  # noqa: E402
-from conformance.paths.effect_limitations import ATTRIBUTE_FROZEN  # noqa: E402
+from conformance.paths import known  # noqa: E402
 from conformance.paths.records import PATHS, load_framework  # noqa: E402
 from conformance.program.case import Case, InputSet  # noqa: E402
 from conformance.program.effects import stateful  # noqa: E402
@@ -66,7 +66,7 @@ def test_a_flag_frozen_by_a_converter_is_a_documented_divergence():
     case = _case(_program())
     record = check(case, PATHS["torch.script"])
     assert record.outcome == "expected_divergence"
-    assert ATTRIBUTE_FROZEN.reason in record.detail.message
+    assert known.record("python_state.attribute_frozen").reason in record.detail.message
 
 
 def test_later_calls_of_a_stateful_model_are_discarded_after_a_discarded_one():

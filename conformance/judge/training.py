@@ -47,7 +47,7 @@ OPTIMIZERS = {"sgd": 0.1, "adam": 0.01}
 #: Eager refusals in ``grad`` and ``train`` modes: no path can be judged, every record is ``unsupported``.
 EAGER_LIMITATIONS = (
     Limitation("eager autograd refuses the program: an in-place update overwrites a tensor saved for the "
-               "backward pass", phase="eager", message=r"modified by an inplace operation"),
+               "backward pass", phases=("eager",), message=r"modified by an inplace operation"),
 )
 
 
@@ -125,7 +125,7 @@ def train_steps(fw: Framework, forward: Callable, model, program: Program, args,
 
 
 def compare(candidate, eager, reference=None, noise=None) -> Report:
-    """:func:`~conformance.oracle.diagnose` with one more rule for gradients: where eager has no gradient
+    """:func:`~conformance.judge.oracle.diagnose` with one more rule for gradients: where eager has no gradient
     (None) the candidate must have none, and where eager has one the candidate must have one too."""
     missing: list[LeafReport] = []
     pruned = _prune_none(candidate, eager, reference, noise, "", missing)

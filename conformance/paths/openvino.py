@@ -25,6 +25,10 @@ from conformance.program.trees import FlatOutputs, flatten
 
 #: The compile options of the parity paths: one thread (as every path here), float32 arithmetic.
 F32 = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32"}
+#: The CPU plugin has no float64 arithmetic: it narrows a float64 model's tensors to float32 (its documented
+#: inference data types), so the OpenVINO paths' float64 outputs are judged with float32's tolerance rule
+#: (``PathRecord.float64_as``; 4-ulp differences of `log(exp(x))` in float64).
+FLOAT64_AS = "float32"
 
 
 class UnmatchedInputs(RuntimeError):

@@ -14,10 +14,16 @@ never imports a framework.
 from __future__ import annotations
 
 import importlib
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from conformance.paths.limitation import (  # noqa: F401 - part of the path API
+    DIVERGENCES,
+    PHASES,
+    REASON_MAX,
+    Failure,
+    Limitation,
+)
 from conformance.paths.onnx_opset import requested_opset
 from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the path API
 
@@ -31,7 +37,7 @@ FRAMEWORK_PACKAGES = {"torch": "torch", "paddle": "paddle", "tf": "tensorflow"}
 SPECIALISATIONS = ("kwargs", "control_flow", "shapes")
 #: What a case checks along a path (``conformance fuzz --mode``): ``infer`` the outputs; ``grad`` the outputs
 #: and the gradients of a loss with respect to the inputs and every parameter; ``train`` the losses,
-#: parameters and buffers (batch-norm statistics) after a few optimizer steps (see :mod:`conformance.training`).
+#: parameters and buffers (batch-norm statistics) after a few optimizer steps (see :mod:`conformance.judge.training`).
 MODES = ("infer", "grad", "train")
 
 
@@ -48,137 +54,6 @@ class FrameworkUnavailable(RuntimeError):
     """A framework (or a package a path needs) is not installed."""
 
 
-#: What went wrong, as far as a limitation may look: the phase (``convert``, ``run``, ``compare``: a mismatch
-#: found by the oracle, ``eager``: eager itself in a mode, ``crash``: the path's process died, ``timeout``: it gave
-#: no result in time), and what the oracle calls each kind of divergence.
-PHASES = ("convert", "run", "compare", "eager", "crash", "timeout")
-DIVERGENCES = ("structure", "shape", "dtype", "nonfinite", "value", "extra_gradient", "missing_gradient")
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A failure of a path on a case, as :class:`Limitation` selectors see it.
-
-    ``error_types``: the exception's class name and the names of its bases (``convert``, ``run``, ``eager``), or the
-    signal that killed the path's process (``crash``: ``SIGSEGV``, ``SIGABRT``, ``SIGFPE``); ``message``: the
-    exception's own text, the framework's words (never this project's), or the end of the dead or hung process's
-    log (``crash``, ``timeout``: a C++ check, an abort message, the stack of the crash); ``divergences``:
-    ``(kind, where)`` for each output leaf the oracle rejected (``compare``): ``kind`` one of
-    :data:`DIVERGENCES`, ``where`` the leaf's path in the compared structure (``['sgd']['buffers'][0]``);
-    ``constructs`` and ``ops``: those of the case's program (``Program.constructs()``, ``Program.ops()``; empty for a
-    model of its own).
-    """
-
-    phase: str
-    mode: str = "infer"
-    error_types: tuple[str, ...] = ()
-    message: str = ""
-    divergences: tuple[tuple[str, str], ...] = ()
-    constructs: tuple[str, ...] = ()
-    ops: tuple[str, ...] = ()
-
-    def of_program(self, program) -> "Failure":
-        """This failure with the constructs and ops of ``program`` (a ``Program``; None: a model of its own)."""
-        if program is None:
-            return self
-        return replace(self, constructs=tuple(sorted(program.constructs())), ops=tuple(sorted(set(program.ops()))))
-
-    @classmethod
-    def of_exception(cls, e: BaseException, phase: str, mode: str = "infer") -> "Failure":
-        types = tuple(t.__name__ for t in type(e).__mro__ if t not in (object, BaseException))
-        return cls(phase, mode, types, str(e))
-
-
-@dataclass(frozen=True)
-class Limitation:
-    """A documented refusal or divergence of a path, as a structured selector (like OpInfo's
-    ``DecorateInfo`` or onnxscript's ``.xfail(matcher=..., enabled_if=...)``).
-
-    It applies to a :class:`Failure` when every selector it sets matches: ``phase`` (one of :data:`PHASES`);
-    ``modes`` (empty: every mode); ``errors``, exception class names of which the failure's exception (or a
-    base) must be one; ``divergences``, oracle divergence kinds of which one leaf must show one, and ``where``,
-    a regular expression one such leaf's path must contain; ``constructs``, program constructs of which the case's
-    program must exercise one (``module_flag``: a divergence that only a program with that construct has by
-    design), and ``ops``, op names of which it must use one (a converter's bug in one op's translation: a
-    divergence kind alone would name every other op's too); then, only where needed, ``message``, a regular
-    expression searched in the *framework's* message; and ``versions``, a PEP 440 specifier on the
-    framework's version, or on the installed distribution ``package`` where the limitation is a converter's
-    (``paddle2onnx``, ``tf2onnx``).
-
-    ``outcome``: what a matching failure becomes: ``unsupported`` for a documented refusal,
-    ``expected_divergence`` for a mismatch that is the path's documented behaviour (a Python attribute frozen
-    into a trace), or ``None`` for a known bug (the outcome stays an error or a mismatch, the record names the
-    bug in ``detail.known_issue``, and the pytest suite xfails it; the minimal case in ``cases/`` pins its
-    outcome, so an upstream fix shows up there).
-    """
-
-    reason: str
-    phase: str = "convert"
-    errors: tuple[str, ...] = ()
-    message: str = ""
-    divergences: tuple[str, ...] = ()
-    where: str = ""
-    modes: frozenset = frozenset()
-    outcome: Optional[str] = "unsupported"
-    versions: str = ""
-    reference: str = ""
-    package: str = ""
-    constructs: tuple[str, ...] = ()
-    ops: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        if self.phase not in PHASES:
-            raise ValueError(f"limitation {self.reason!r}: unknown phase {self.phase!r}; known: {', '.join(PHASES)}")
-        unknown = set(self.divergences) - set(DIVERGENCES)
-        if unknown:
-            raise ValueError(f"limitation {self.reason!r}: unknown divergences {sorted(unknown)}; "
-                             f"known: {', '.join(DIVERGENCES)}")
-        if self.phase == "compare" and (self.errors or self.message):
-            raise ValueError(f"limitation {self.reason!r}: a mismatch has no exception: select it by divergences "
-                             f"and where")
-        if self.phase != "compare" and (self.divergences or self.where):
-            raise ValueError(f"limitation {self.reason!r}: divergences and where select mismatches (phase "
-                             f"'compare') only")
-        if not (self.errors or self.message or self.divergences or self.where or self.constructs or self.ops):
-            raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
-                             f"where, constructs or ops)")
-
-    @property
-    def text(self) -> str:
-        """The reason and the reference, as a record names the limitation."""
-        return f"{self.reason} {self.reference}".strip()
-
-    def applies(self, failure: Failure, version: str) -> bool:
-        if failure.phase != self.phase or (self.modes and failure.mode not in self.modes):
-            return False
-        if self.constructs and not set(self.constructs) & set(failure.constructs):
-            return False
-        if self.ops and not set(self.ops) & set(failure.ops):
-            return False
-        if self.errors and not set(self.errors) & set(failure.error_types):
-            return False
-        if self.divergences or self.where:
-            if not any((not self.divergences or kind in self.divergences) and re.search(self.where, where)
-                       for kind, where in failure.divergences):
-                return False
-        if self.message and not re.search(self.message, failure.message, re.S):
-            return False
-        if self.versions:
-            from packaging.specifiers import SpecifierSet
-            from packaging.version import Version
-
-            if self.package:
-                from importlib.metadata import PackageNotFoundError
-                from importlib.metadata import version as installed_version
-
-                try:
-                    version = installed_version(self.package)
-                except PackageNotFoundError:  # a bug of a package that is not installed is not this failure's
-                    return False
-            return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
-        return True
-
-
 @dataclass(frozen=True)
 class PathRecord:
     """One conversion path of one framework."""
@@ -189,6 +64,10 @@ class PathRecord:
     convert: Callable[[Any], Any]  # (ConvertContext) -> artifact
     run: Callable[[Any, list, dict], Any]  # (artifact, args, kwargs) -> outputs
     specializes: frozenset = frozenset()
+    #: The components the path goes through (``torchscript_exporter``, ``onnxruntime``: modules of
+    #: :mod:`conformance.paths.known`): their records that name this path, or every path through them, are its.
+    components: tuple[str, ...] = ()
+    #: Records of the path's own besides the catalogue's (a path another package registers brings its own).
     limitations: tuple[Limitation, ...] = ()
     requires: tuple[str, ...] = ()  # importable modules the path needs besides the framework
     devices: tuple[str, ...] = ("cpu", "cuda")
@@ -205,7 +84,7 @@ class PathRecord:
     optimizer: Optional[Callable[[Callable], Callable]] = None
     #: The reduced float dtype the path computes in (``"bfloat16"``: autocast), or None. Such a path is
     #: judged against fp32 eager with that dtype's tolerance rule, and a control-flow decision that the
-    #: reduced precision flips is not judged (see :mod:`conformance.precision`).
+    #: reduced precision flips is not judged (see :mod:`conformance.judge.precision`).
     precision: Optional[str] = None
     #: The float dtype the path computes float64 in (``"float32"``: OpenVINO's CPU plugin, which has no float64
     #: arithmetic and narrows a float64 model), or None. Its float64 outputs are judged with that dtype's
@@ -239,9 +118,20 @@ class PathRecord:
     def id(self) -> str:
         return f"{self.framework}.{self.name}"
 
+    @property
+    def records(self) -> tuple[Limitation, ...]:
+        """Every limitation of the path: its own (:attr:`limitations`), then the catalogue's records of the
+        components it goes through (:mod:`conformance.paths.known`)."""
+        from conformance.paths.known import records_for
+
+        return tuple(self.limitations) + records_for(self.id, self.components)
+
     def limitation_for(self, failure: Failure, version: str) -> Optional[Limitation]:
-        """The first of the path's limitations that applies to ``failure``, or None."""
-        return next((lim for lim in self.limitations if lim.applies(failure, version)), None)
+        """The most specific of the path's records that applies to ``failure`` (:attr:`Limitation.specificity`),
+        or None. Two records that apply to a record's example with the same specificity are a catalogue error
+        (``tests/test_known_catalogue.py``)."""
+        return max((lim for lim in self.records if lim.applies(failure, version)), key=lambda lim: lim.specificity,
+                   default=None)
 
 
 @dataclass
@@ -280,6 +170,10 @@ class ConvertContext:
     #: an artifact that returns the tensors flat and rebuilds the nest (Paddle's loaded layer, fine-tuned in the
     #: ``grad`` and ``train`` modes); from ``program`` when not given.
     output_structure: Any = None
+    #: What the conversion observed about itself (fact name -> bool; Paddle's conversions note them), for the known
+    #: bugs a failure's kind alone cannot tell apart: the runner puts those that hold on the :class:`Failure`
+    #: (:meth:`Failure.of_context`). Per conversion: nothing carries them from one conversion to the next.
+    facts: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.program is not None:
@@ -326,7 +220,7 @@ class Autograd:
     """A framework's autograd and optimizers, for the ``grad`` and ``train`` modes.
 
     The loops around these (the loss head, the optimizer steps, what is compared) are framework-neutral
-    and live in :mod:`conformance.training`; parameters and buffers are found on the model by the names of
+    and live in :mod:`conformance.judge.training`; parameters and buffers are found on the model by the names of
     the program's ``Param``s.
     """
 

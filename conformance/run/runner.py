@@ -212,7 +212,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if isinstance(e, RuntimeCannotLoad):  # the installed runtime, not the model: a run says it once
             detail.configuration = True
             return record.finish("unsupported", f"configuration error: {short(str(e), 600)}")
-        lim = path.limitation_for(Failure.of_exception(e, "convert", mode).of_program(prep.program), version)
+        lim = path.limitation_for(Failure.of_exception(e, "convert", mode).of_program(prep.program).of_context(ctx),
+                                  version)
         if lim and lim.outcome:
             detail.limitation = lim.reason
             return record.finish(lim.outcome, short(text, 600))
@@ -261,7 +262,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             if out_of_memory(e):
                 entry.outcome, entry.message = "crash", f"out of memory (the worker's limit): {short(text, 300)}"
                 continue
-            lim = path.limitation_for(Failure.of_exception(e, "run", mode).of_program(prep.program), version)
+            lim = path.limitation_for(Failure.of_exception(e, "run", mode).of_program(prep.program).of_context(ctx),
+                                      version)
             entry.outcome, entry.message = (lim and lim.outcome) or "runtime_error", short(text, 600)
             if lim and lim.outcome:
                 entry.limitation = lim.text
@@ -345,7 +347,8 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
             entry.blame = _blame(blame_mismatch, ctx, artifact, run.args, _comparer(rules, path, ref))
     if entry.outcome == "mismatch":  # a known bug: still a mismatch, named (the pytest suites xfail it)
         divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
-        lim = path.limitation_for(Failure("compare", mode, divergences=divergences).of_program(prep.program), version)
+        lim = path.limitation_for(Failure("compare", mode, divergences=divergences).of_program(prep.program)
+                                  .of_context(ctx), version)
         if lim and lim.outcome == "expected_divergence" and lim.where and \
                 not all(re.search(lim.where, where) for _, where in divergences):
             lim = None  # a documented divergence of some leaves does not excuse the others

@@ -88,7 +88,7 @@ def backward(forward, args, kwargs, weights, params):
     before = conversions._float_leaves(args)  # detach() shares memory: a program that writes its inputs shows there
     args = map_tree(leaf, args)
     outputs = forward(*args, **kwargs)
-    inputs_written([t for t, _ in before], before)
+    inputs_written(forward, [t for t, _ in before], before)
     # each term in float64: outputs of mixed float dtypes add up (and the CPU has no float16 multiply)
     terms = [(o.astype("float64") * paddle.to_tensor(w, dtype="float64", place=o.place)).sum()
              for o, w in loss_terms(outputs, weights) if isinstance(o, paddle.Tensor) and o.is_floating_point()]

@@ -44,33 +44,42 @@ def call(fn, args, kwargs):
     with paddle.no_grad():
         out = fn(*args, **kwargs)
     if before is not None:
-        inputs_written(args, before)
+        inputs_written(fn, args, before)
     return out
 
 
 # ------------------------------------------------------------------ facts a mismatch alone cannot tell
 
-#: What the latest conversion of each path showed about itself (by the path's workdir name, ``ctx.workdir``), for
-#: the known bugs a comparison alone cannot tell apart: ``eval_program`` (to_static of a layer in eval() in a mode
-#: that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor twice),
-#: ``output_is_input`` (a saved program returns an input where forward computed an output from it),
-#: ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true),
-#: ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice), ``zero_size_input`` (an
-#: example input tensor has a dim of 0: every conversion notes it), and, from its runs, ``wrote_inputs`` (the program
-#: wrote into its input tensors). Conformance's known-bug records select on them (conformance.paths.paddle.limitations
-#: and the modules it gathers); a reproducer ignores them.
-FACTS: dict = {}
 #: Whether :func:`call` watches its inputs for writes (conformance turns it on; a reproducer leaves it off).
 WATCH_INPUTS = False
+#: The attribute by which an artifact carries the facts of its conversion (``ctx.facts``): its runs add to them.
+FACTS_ATTRIBUTE = "conformance_facts"
 
 
 def note(ctx, **facts) -> None:
-    """Record what the conversion in ``ctx`` showed (replacing what an earlier conversion of that path showed), and
-    make it the path whose runs :func:`inputs_written` reports on."""
-    key = os.path.basename(str(ctx.workdir))
+    """Record in ``ctx.facts`` what the conversion showed about itself, for the known bugs a comparison alone cannot
+    tell apart (:attr:`~conformance.paths.records.Failure.facts`): ``eval_program`` (to_static of a layer in eval() in
+    a mode that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor
+    twice), ``output_is_input`` (a saved program returns an input where forward computed an output from it),
+    ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true),
+    ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice), ``zero_size_input`` (an
+    example input tensor has a dim of 0: every conversion notes it); its runs add ``wrote_inputs`` (:func:`watched`).
+    A reproducer's context has no ``facts``: it ignores them."""
+    seen = getattr(ctx, "facts", None)
+    if seen is None:
+        return
     tensors = [t for t in flatten(list(getattr(ctx, "args", ()))) if isinstance(t, paddle.Tensor)]
-    FACTS[key] = {"zero_size_input": any(0 in t.shape for t in tensors), **facts}
-    FACTS["_current"] = key
+    seen.clear()
+    seen.update({"zero_size_input": any(0 in t.shape for t in tensors), **facts})
+
+
+def watched(ctx, artifact):
+    """``artifact``, carrying the facts of its conversion (``ctx.facts``) for its runs to add to (:func:`call`,
+    :func:`run`: ``wrote_inputs``, the program wrote into its input tensors)."""
+    seen = getattr(ctx, "facts", None)
+    if seen is not None:
+        setattr(artifact, FACTS_ATTRIBUTE, seen)
+    return artifact
 
 
 def _float_leaves(args) -> list:
@@ -78,10 +87,12 @@ def _float_leaves(args) -> list:
             if isinstance(t, paddle.Tensor) and t.is_floating_point() and t.place.is_cpu_place()]
 
 
-def inputs_written(args, before: list) -> None:
-    """Note ``wrote_inputs`` for the path run last where a float input tensor no longer holds its values."""
-    if any(not np.array_equal(t.numpy(), a, equal_nan=True) for t, a in before) and "_current" in FACTS:
-        FACTS.setdefault(FACTS["_current"], {})["wrote_inputs"] = True
+def inputs_written(artifact, args, before: list) -> None:
+    """Note ``wrote_inputs`` in the facts ``artifact`` carries where a float input tensor no longer holds its
+    values."""
+    seen = getattr(artifact, FACTS_ATTRIBUTE, None)
+    if seen is not None and any(not np.array_equal(t.numpy(), a, equal_nan=True) for t, a in before):
+        seen["wrote_inputs"] = True
 
 
 def to_numpy(x):
@@ -92,6 +103,8 @@ def to_numpy(x):
         return type(x)(to_numpy(i) for i in x)
     if isinstance(x, dict):
         return {k: to_numpy(v) for k, v in x.items()}
+    if isinstance(x, (bool, int, float)):  # a Python number stays one: the oracle judges it as a Python value
+        return x
     return np.asarray(x)
 
 
@@ -100,7 +113,7 @@ def run(artifact, args, kwargs):
     before = _float_leaves(args) if WATCH_INPUTS else None
     out = artifact(*args, **kwargs)
     if before is not None:
-        inputs_written(args, before)
+        inputs_written(artifact, args, before)
     return out
 
 
@@ -155,7 +168,7 @@ def spec_from_examples(ctx) -> list:
 def eager(ctx):
     """The dygraph model itself (the reference path)."""
     note(ctx)
-    return ctx.model
+    return watched(ctx, ctx.model)
 
 
 def fusing_strategy():
@@ -181,7 +194,7 @@ def to_static(ctx, fuse: bool = False, spec_from_tensor: bool = False):
     if training:
         note(ctx, eval_program=not ctx.model.training,
              detached_branch=detached_branch(str(static.forward.concrete_program.main_program)))
-    return static
+    return watched(ctx, static)
 
 
 _IF = re.compile(r'^(\s*)\(([^)]*)\) = "pd_op\.if" .*?\{stop_gradient:\[([^\]]*)\]\}')
@@ -224,7 +237,7 @@ def to_static_per_call(ctx):
     note(ctx, eval_program=getattr(ctx, "mode", "infer") in ("grad", "train") and not ctx.model.training)
     static = paddle.jit.to_static(ctx.model, full_graph=True)
     call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
-    return static
+    return watched(ctx, static)
 
 
 def clear_sot_cache() -> None:
@@ -247,7 +260,7 @@ def to_static_sot(ctx):
     note(ctx, eval_program=getattr(ctx, "mode", "infer") in ("grad", "train") and not ctx.model.training)
     static = paddle.jit.to_static(ctx.model, full_graph=False)
     call(static, ctx.args, ctx.kwargs)  # convert now: translation errors are conversion errors
-    return static
+    return watched(ctx, static)
 
 
 # ------------------------------------------------------------------ callers of the model (AMP, a plain function)
@@ -322,7 +335,7 @@ def to_static_amp(ctx):
         raise NoBfloat16Kernels("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is "
                                 "False): running the bfloat16 program would abort the process")
     call(static, ctx.args, ctx.kwargs)
-    return Float32Outputs(static)
+    return watched(ctx, Float32Outputs(static))
 
 
 #: The artifact runs a program built once from the model's code (AMP applies only there: dygraph auto_cast on the

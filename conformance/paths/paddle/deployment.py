@@ -16,7 +16,7 @@ import os
 import paddle
 
 from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
-from conformance.paths.paddle.conversions import note, to_numpy
+from conformance.paths.paddle.conversions import note, to_numpy, watched
 from conformance.paths.paddle.saved import (
     Predictor,
     in_insertion_order,
@@ -44,7 +44,7 @@ def inference_no_ir_optim(ctx):
         config.enable_onednn()
     config.switch_ir_optim(False)
     config.disable_glog_info()
-    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order)
+    return watched(ctx, Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order))
 
 
 def openvino_model(ctx):
@@ -55,7 +55,7 @@ def openvino_model(ctx):
     prefix, static = save_static(ctx)
     note(ctx, **saved_facts(static, prefix=prefix))
     model_file = prefix + ".pdmodel" if os.path.exists(prefix + ".pdmodel") else prefix + ".json"
-    return OpenVinoModel(ov.convert_model(model_file), ctx.tensor_names, to_numpy, F32)
+    return watched(ctx, OpenVinoModel(ov.convert_model(model_file), ctx.tensor_names, to_numpy, F32))
 
 
 class InInsertionOrder:
@@ -74,4 +74,4 @@ def onnx_openvino(ctx):
     """The ONNX file of ``paddle.onnx.export`` (as the ONNX path writes it: jit.save, then paddle2onnx) read by
     OpenVINO's ONNX reader."""
     onnx = to_onnx(ctx)
-    return InInsertionOrder(onnx_on_openvino(onnx, ctx.tensor_names, to_numpy), onnx.order)
+    return watched(ctx, InInsertionOrder(onnx_on_openvino(onnx, ctx.tensor_names, to_numpy), onnx.order))

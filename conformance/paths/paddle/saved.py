@@ -20,7 +20,7 @@ import paddle
 
 from conformance.paths.onnx_opset import check_loadable, lower_ir_version
 from conformance.paths.ort import OrtModel
-from conformance.paths.paddle.conversions import callers, input_spec, note, prepare, to_numpy
+from conformance.paths.paddle.conversions import callers, input_spec, note, prepare, to_numpy, watched
 from conformance.program.trees import FlatOutputs, flatten, unflatten
 
 # ------------------------------------------------------------------ jit.save, jit.load
@@ -163,7 +163,7 @@ def jit_load(ctx):
     layer = paddle.jit.load(prefix)
     note(ctx, **saved_facts(static, str(layer.program())))
     if ctx.mode == "infer":
-        return Flat(layer, program_order(static))
+        return watched(ctx, Flat(layer, program_order(static)))
     layer.train()
     tuned = FineTuned(layer, ctx.model, program_nest(static))
     if ctx.model.training:
@@ -175,7 +175,7 @@ def jit_load(ctx):
         if buffers and ctx.mode == "train":  # compared after the steps
             raise UnsavedBufferUpdates(f"the saved program does not update buffers {', '.join(buffers)} in train(): "
                                        f"no output needs the operator that updates them, so jit.save dropped it")
-    return tuned
+    return watched(ctx, tuned)
 
 
 #: The second method of ``paddle.jit_save_methods``.
@@ -213,7 +213,7 @@ def jit_load_method(ctx):
     """The loaded :data:`METHOD` of :func:`load_with_method`."""
     layer, static = load_with_method_static(ctx)
     note(ctx, **saved_facts(static, str(layer.program(METHOD))))
-    return Flat(getattr(layer, METHOD), program_order(static))
+    return watched(ctx, Flat(getattr(layer, METHOD), program_order(static)))
 
 
 def jit_load_function(ctx):
@@ -224,7 +224,7 @@ def jit_load_function(ctx):
     paddle.jit.save(static, prefix)
     layer = paddle.jit.load(prefix)
     note(ctx, **saved_facts(static, str(layer.program()), training=ctx.model.training))
-    return Flat(layer, program_order(static))
+    return watched(ctx, Flat(layer, program_order(static)))
 
 
 # ------------------------------------------------------------------ Paddle Inference
@@ -274,7 +274,7 @@ def inference(ctx, onednn: bool = True):
         config.set_cpu_math_library_num_threads(1)
         config.enable_onednn() if onednn else config.disable_onednn()
     config.disable_glog_info()
-    return Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order)
+    return watched(ctx, Predictor(paddle.inference.create_predictor(config), ctx.tensor_names, order))
 
 
 # ------------------------------------------------------------------ paddle2onnx
@@ -322,7 +322,7 @@ def to_onnx(ctx):
         lower_ir_version(onnx_file)  # the lowest IR version the opset needs, as the other ONNX exporters' files
     check_loadable(onnx_file)  # a runtime too old for the file's opset is a configuration error, not a finding
     note(ctx, **facts, branch_repeats_output=branch_repeats_output(onnx_file))
-    return PaddleOrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy, program_order(static))
+    return watched(ctx, PaddleOrtModel(onnx_file, ctx.device, ctx.tensor_names, to_numpy, program_order(static)))
 
 
 def branch_repeats_output(onnx_file: str) -> bool:

@@ -4,8 +4,8 @@ on every call; and with ``reduce_retracing``), a SavedModel round trip, tf2onnx 
 graph run in a ``tf.compat.v1.Session`` (the static-graph baseline).
 
 The conversions are in :mod:`~conformance.paths.tf.conversions` (standalone: reproducers copy them), the adapter
-in :mod:`~conformance.paths.tf.adapter`, the known limitations in :mod:`~conformance.paths.tf.limitations`; this
-module registers the paths.
+in :mod:`~conformance.paths.tf.adapter`; what each path gets wrong or refuses is in the catalogue
+(:mod:`conformance.paths.known`), by the components a path lists; this module registers the paths.
 
 A ``tf.function`` with an input signature refuses any other value of a Python argument than its default, so
 non-tensor arguments are bound at trace time: every kwargs value a case runs with gets its own traced function,
@@ -51,11 +51,9 @@ _load_paddle_first()
 
 from functools import partial  # noqa: E402
 
-from conformance.paths.effect_limitations import with_effect_limitations  # noqa: E402
 from conformance.paths.ort import cuda_provider_missing  # noqa: E402
 from conformance.paths.records import FRAMEWORKS, PathRecord, register  # noqa: E402
 from conformance.paths.tf import conversions as conv  # noqa: E402
-from conformance.paths.tf import limitations as lim  # noqa: E402
 from conformance.paths.tf.adapter import FRAMEWORK, counters, onnx_default_opset  # noqa: E402
 from conformance.paths.tf.deployment_records import DEPLOYMENT_PATHS  # noqa: E402
 
@@ -70,36 +68,38 @@ register(
     PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", conv.eager_model, conv.call,
                reference=True, modes=AUTOGRAD_MODES),
     PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {BOUND_NOTE}",
-               partial(conv.trace, jit_compile=False), conv.run, limitations=lim.FUNCTION, counters=counters,
+               partial(conv.trace, jit_compile=False), conv.run,
+               components=("python_state", "autograph"), counters=counters,
                modes=AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {BOUND_NOTE}",
-               partial(conv.trace, jit_compile=True), conv.run, limitations=lim.XLA, counters=counters,
+               partial(conv.trace, jit_compile=True), conv.run,
+               components=("python_state", "autograph", "xla"), counters=counters,
                modes=AUTOGRAD_MODES),
     PathRecord("tf", "function_per_call", f"tf.function(model.__call__) without a signature; {PER_CALL_NOTE}",
-               partial(conv.trace_per_call, jit_compile=False), conv.run, limitations=lim.FUNCTION,
+               partial(conv.trace_per_call, jit_compile=False), conv.run, components=("python_state", "autograph"),
                counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "xla_per_call", f"tf.function(model.__call__, jit_compile=True) (XLA) without a signature; "
-               f"{PER_CALL_NOTE}", partial(conv.trace_per_call, jit_compile=True), conv.run, limitations=lim.XLA,
+               f"{PER_CALL_NOTE}", partial(conv.trace_per_call, jit_compile=True), conv.run,
+               components=("python_state", "autograph", "xla"),
                counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "function_reduce_retracing", "tf.function(model.__call__, reduce_retracing=True) without a "
                f"signature (a shape seen to vary is traced once more as None); {PER_CALL_NOTE}",
                partial(conv.trace_per_call, jit_compile=False, reduce_retracing=True), conv.run,
-               limitations=lim.FUNCTION, counters=counters, modes=AUTOGRAD_MODES),
+               components=("python_state", "autograph"), counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
-               "then tf.saved_model.load", conv.save_and_load, conv.run, limitations=lim.SAVED_MODEL,
+               "then tf.saved_model.load", conv.save_and_load, conv.run, components=("python_state", "autograph"),
                counters=counters),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
-               conv.export_onnx, conv.run, limitations=lim.ONNX, specializes=frozenset({"kwargs"}),
+               conv.export_onnx, conv.run,
+               components=("python_state", "autograph", "tf_freeze", "tf2onnx", "onnx"),
+               specializes=frozenset({"kwargs"}),
                requires=("tf2onnx", "onnx", "onnxruntime"), unavailable_on=cuda_provider_missing,
                default_onnx_opset=onnx_default_opset),
     PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
                "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
-               "graph is built)", conv.build_session, conv.run, limitations=lim.SESSION,
+               "graph is built)", conv.build_session, conv.run, components=("autograph", "tf1_graph"),
                specializes=frozenset({"kwargs"}), modes=frozenset({"infer", "grad"})),
 )
 
 # the paths people deploy with (conversions in deployment.py)
 register(*DEPLOYMENT_PATHS)
-
-# programs that mutate, keep state and change type: what the paths do with them by design (issue 17)
-with_effect_limitations("tf")

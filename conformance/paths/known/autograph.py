@@ -1,0 +1,224 @@
+"""``tf.function`` and AutoGraph (and everything that traces it: XLA, SavedModel, tf2onnx, TFLite, OpenVINO): what they
+refuse and get wrong.
+"""
+
+from conformance.paths.known.factories import Failure, known_bug, refuses_with
+
+RECORDS = (
+    refuses_with(
+        "autograph.shape_none",
+        reason=("A Python comparison of x.shape[i] for a dim that is None in the input_signature raises while "
+                "tracing (the static shape is unknown)"),
+        phases=('convert', 'run'),
+        errors=('TypeError',),
+        message="not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/shape",
+        details=("a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static "
+                 "shape is unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, "
+                 "which generated models use; a model of your own may not). Provenance: "
+                 "https://www.tensorflow.org/api_docs/python/tf/shape."),
+        example=Failure('convert',
+                        error_types=('TypeError',),
+                        message="not supported between instances of 'NoneType' and 'int'"),
+    ),
+    refuses_with(
+        "autograph.shape_none_at_export",
+        reason=("A Python comparison of x.shape[i] for a dim that is None in the input_signature raises while "
+                "tracing for export"),
+        errors=('TypeError',),
+        message="not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
+        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/shape",
+        details=("a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static "
+                 "shape is unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, "
+                 "which generated models use; a model of your own may not). Provenance: "
+                 "https://www.tensorflow.org/api_docs/python/tf/shape."),
+        example=Failure('convert',
+                        error_types=('TypeError',),
+                        message="not supported between instances of 'NoneType' and 'int'"),
+    ),
+    refuses_with(
+        "autograph.python_loop_break",
+        reason=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it that "
+                "depends on a tensor"),
+        phases=('convert', 'run'),
+        errors=('NotImplementedError',),
+        message="break and return statements which depend on a TF condition are not supported in Python for loops",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types"),
+        details=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it "
+                 "that depends on a tensor. Provenance: "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types."),
+        example=Failure('run',
+                        error_types=('NotImplementedError', 'RuntimeError', 'Exception'),
+                        message=("in user code:\n\n    File \"/tmp/conformance-0/tf/f0808f734605/model.py\", line"
+                                 " 31, in __call__  *\n        for i0 in range(2):\n\n    NotImplementedError: br"
+                                 "eak and return statements which depend on a TF condition are not supported in P"
+                                 "ython for loops. Did you intend to make it a TF loop?\n    See https://github.c"
+                                 "om/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/referenc"
+                                 "e/limitations.md#consistency-of-control-flow-types for more info.\n"),
+                        constructs=('break', 'dynamic_dim', 'for_const', 'if_kwarg', 'if_tensor', 'kwargs'),
+                        ops=('neg',)),
+    ),
+    refuses_with(
+        "autograph.python_loop_break_at_export",
+        reason=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a tensor-dependent break or "
+                "return in it at export"),
+        errors=('NotImplementedError',),
+        message="break and return statements which depend on a TF condition are not supported in Python for loops",
+        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types"),
+        details=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it "
+                 "that depends on a tensor. Provenance: "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types."),
+        example=Failure('convert',
+                        error_types=('NotImplementedError',),
+                        message=("break and return statements which depend on a TF condition are not supported in"
+                                 " Python for loops")),
+    ),
+    refuses_with(
+        "autograph.loop_shape_invariant",
+        reason=("A tensor that changes shape from one iteration of a while loop on a tensor condition to the next "
+                "is refused without shape_invariants"),
+        phases=('convert', 'run'),
+        errors=('ValueError',),
+        message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options",
+        details=("a tensor that changes shape from one iteration of a while loop on a tensor condition to the next "
+                 "(a concat that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, "
+                 "which generated models declare; a model of your own may not); AutoGraph refuses it without. "
+                 "Provenance: https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options."),
+        example=Failure('convert',
+                        error_types=('ValueError',),
+                        message="has shape () before the loop, but shape () after one iteration"),
+    ),
+    refuses_with(
+        "autograph.loop_shape_invariant_at_export",
+        reason=("A tensor that changes shape across iterations of a while loop on a tensor condition is refused at "
+                "export without shape_invariants"),
+        errors=('ValueError',),
+        message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
+        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options",
+        details=("a tensor that changes shape from one iteration of a while loop on a tensor condition to the next "
+                 "(a concat that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, "
+                 "which generated models declare; a model of your own may not); AutoGraph refuses it without. "
+                 "Provenance: https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options."),
+        example=Failure('convert',
+                        error_types=('ValueError',),
+                        message="has shape () before the loop, but shape () after one iteration"),
+    ),
+    refuses_with(
+        "autograph.numpy_tril_unknown_dims",
+        reason="tf.experimental.numpy.tril and triu refuse a tensor whose last two dims are unknown while tracing",
+        phases=('convert', 'run'),
+        errors=('ValueError',),
+        message="the last two dimensions of the input array need to be known",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py"),
+        details=("tf.experimental.numpy.tril and triu (the emitters of tril and triu) refuse a tensor whose last "
+                 "two dims are unknown while tracing ('Currently, the last two dimensions of the input array need "
+                 "to be known'): a dynamic batch dim there, or a retrace with relaxed shapes (reduce_retracing), or "
+                 "a TF1 placeholder. Provenance: "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py "
+                 "(tril, triu)."),
+        example=Failure('convert',
+                        error_types=('ValueError',),
+                        message="the last two dimensions of the input array need to be known"),
+    ),
+    refuses_with(
+        "autograph.numpy_tril_unknown_dims_at_export",
+        reason=("tf.experimental.numpy.tril and triu refuse a tensor whose last two dims are unknown while tracing "
+                "for export"),
+        errors=('ValueError',),
+        message="the last two dimensions of the input array need to be known",
+        paths=('tf.saved_model', 'tf.onnx', 'tf.session', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino',
+               'tf.onnx_openvino'),
+        reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py"),
+        details=("tf.experimental.numpy.tril and triu (the emitters of tril and triu) refuse a tensor whose last "
+                 "two dims are unknown while tracing ('Currently, the last two dimensions of the input array need "
+                 "to be known'): a dynamic batch dim there, or a retrace with relaxed shapes (reduce_retracing), or "
+                 "a TF1 placeholder. Provenance: "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py "
+                 "(tril, triu)."),
+        example=Failure('convert',
+                        error_types=('ValueError',),
+                        message="the last two dimensions of the input array need to be known"),
+    ),
+    refuses_with(
+        "autograph.signature_tensors_only",
+        reason=("An input_signature holds tf.TensorSpec objects only, so a None passed positionally (an optional "
+                "input) is refused"),
+        phases=('convert', 'run'),
+        errors=('TypeError',),
+        message="input_signature must be a possibly nested sequence of TensorSpec objects",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/function",
+        details=("an input_signature holds tf.TensorSpec objects only: a None passed positionally (an optional "
+                 "input left out) is refused in it (bind it before tracing, e.g. with a wrapper, as TensorFlow's "
+                 "guide does for non-tensor arguments). Provenance: "
+                 "https://www.tensorflow.org/api_docs/python/tf/function (input_signature)."),
+        example=Failure('convert',
+                        error_types=('TypeError',),
+                        message="input_signature must be a possibly nested sequence of TensorSpec objects"),
+    ),
+    refuses_with(
+        "autograph.signature_tensors_only_at_export",
+        reason=("An input_signature holds tf.TensorSpec objects only, so exporting a function with a None "
+                "positional input is refused"),
+        errors=('TypeError',),
+        message="input_signature must be a possibly nested sequence of TensorSpec objects",
+        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/function",
+        details=("an input_signature holds tf.TensorSpec objects only: a None passed positionally (an optional "
+                 "input left out) is refused in it (bind it before tracing, e.g. with a wrapper, as TensorFlow's "
+                 "guide does for non-tensor arguments). Provenance: "
+                 "https://www.tensorflow.org/api_docs/python/tf/function (input_signature)."),
+        example=Failure('convert',
+                        error_types=('TypeError',),
+                        message="input_signature must be a possibly nested sequence of TensorSpec objects"),
+    ),
+    known_bug(
+        "autograph.graph_zero_gradient",
+        reason=("In a graph (traced, or built as TF1), a variable or input used only in a branch or loop body that "
+                "did not run"),
+        phases=('compare',),
+        divergences=('extra_gradient',),
+        versions=">=2.0",
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing',
+               'tf.session'),
+        found="2026-11-21 (tensorflow 2.21.0)",
+        details=("known divergence: in a graph (traced, or built as TF1), a variable or input used only in a branch "
+                 "or loop body that did not run (or not at all) gets a zero gradient where eager gives None (the "
+                 "graph holds the untaken branch). Provenance: found by conformance 2026-11-21 (tensorflow 2.21.0), "
+                 "grad mode."),
+        example=Failure('compare', divergences=(('extra_gradient', '[0]'),)),
+    ),
+    refuses_with(
+        "autograph.graph_cond_no_gradient",
+        reason="TensorFlow registers no gradient for TruncateMod (tf.math.truncatemod, the emitter of fmod)",
+        phases=('run',),
+        errors=('LookupError',),
+        message=r"No gradient defined for operation.*\(op type: TruncateMod\)",
+        modes=frozenset({'grad', 'train'}),
+        ops=('fmod',),
+        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing',
+               'tf.session'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/custom_gradient",
+        found="2026-11-28 (tensorflow 2.21.0)",
+        details=("TensorFlow registers no gradient for TruncateMod (tf.math.truncatemod, the emitter of fmod): "
+                 "eager refuses to differentiate through it where it runs ('gradient registry has no entry for: "
+                 "TruncateMod'), and the gradient of a graph's cond is built for both branches, so a graph (traced, "
+                 "or TF1's) refuses it in a branch eager did not take ('No gradient defined for operation ... (op "
+                 "type: TruncateMod)'). Provenance: https://www.tensorflow.org/api_docs/python/tf/custom_gradient; "
+                 "found by conformance 2026-11-28 (tensorflow 2.21.0), clean campaigns, cases bc282f3aa187 (train), "
+                 "3bd4a5f68d8f (tf.session, grad)."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('LookupError',),
+                        message="No gradient defined for operation(op type: TruncateMod)",
+                        ops=('fmod',)),
+    ),
+)

@@ -1,0 +1,259 @@
+"""``paddle.jit.save`` and ``paddle.jit.load``: what a saved program refuses and gets wrong (the predictor and the
+exporters read the same files).
+"""
+
+from conformance.paths.known.factories import Failure, known_bug, refusal, refuses_with
+
+RECORDS = (
+    refuses_with(
+        "paddle_jit_save.unused_input",
+        reason="A saved program keeps only what its outputs need, so jit.save refuses an input that no output uses",
+        errors=('ValueError',),
+        message="is not involved in the target_vars calculation",
+        versions=">=2.0",
+        details=("a saved program keeps only what its outputs need: jit.save refuses an input that no output uses "
+                 "(and does not say which). Provenance: paddle/static/pir_io.py (normalize_program); PaddlePaddle "
+                 "docs: paddle.jit.save."),
+        example=Failure('convert',
+                        error_types=('ValueError', 'Exception'),
+                        message=("The feed_var create by: 'pd_op.data' is not involved in the target_vars calcula"
+                                 "tionPlease remove it from feed_vars ."),
+                        constructs=('dict_input', 'dynamic_dim', 'kwargs', 'list_input', 'nested_input',
+                                    'unused_input'),
+                        ops=('mul_scalar',)),
+    ),
+    known_bug(
+        "paddle_jit_save.duplicate_outputs",
+        reason="A model that returns one tensor twice (`return [y, y]`) is saved by jit.save with that output once",
+        phases=('compare',),
+        divergences=('structure',),
+        versions=">=3.0",
+        facts=('duplicate_outputs',),
+        found="2026-11-23 (paddle 3.3.1)",
+        details=("known bug: a model that returns one tensor twice (`return [y, y]`) is saved by jit.save with that "
+                 "output once: the loaded layer, a predictor and the ONNX graph return one output fewer than "
+                 "forward (case paddle-jit-save-duplicate-output-dropped.json). Provenance: found by conformance "
+                 "2026-11-23 (paddle 3.3.1)."),
+        example=Failure('compare',
+                        divergences=(('structure', ''),),
+                        constructs=('dynamic_dim',),
+                        ops=('neg',),
+                        facts=('duplicate_outputs',)),
+    ),
+    known_bug(
+        "paddle_jit_save.output_is_input",
+        reason=("jit.save of a model whose output is an input plus a constant writes a program that returns the "
+                "input unchanged"),
+        phases=('compare',),
+        divergences=('value',),
+        versions=">=3.0",
+        facts=('output_is_input',),
+        found="2026-11-21 (paddle 3.3.1)",
+        details=("known bug: jit.save of a model whose output is an input plus a constant (`x + 1.0`, `x - 0.5`) "
+                 "writes a program that returns the input unchanged (the loaded program's shadow_output is the "
+                 "pd_op.data value): the addition is lost, a silent wrong result; to_static before saving is right "
+                 "(case paddle-jit-save-input-plus-constant-lost.json). Provenance: found by conformance 2026-11-21 "
+                 "(paddle 3.3.1)."),
+        example=Failure('compare',
+                        divergences=(('value', ''),),
+                        constructs=('dynamic_dim',),
+                        ops=('add_scalar',),
+                        facts=('output_is_input',)),
+    ),
+    refuses_with(
+        "paddle_jit_save.loaded_tensors_only",
+        reason=("A layer loaded with paddle.jit.load takes the saved program's tensor inputs only, so a None passed "
+                "positionally is refused"),
+        phases=('run',),
+        errors=('TypeError',),
+        message=(r"The type of input in \w*TranslatedLayer must be numpy array or Variable\(Tensor\), but received "
+                 "<class 'NoneType'>"),
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/load_en.html",
+        details=("a layer loaded with paddle.jit.load takes the saved program's tensor inputs only: a None passed "
+                 "positionally (an optional input left out when saving) is refused at the call ('must be numpy "
+                 "array or Variable(Tensor)'). Provenance: "
+                 "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/load_en.html."),
+        example=Failure('run',
+                        error_types=('TypeError',),
+                        message=("The type of input in TranslatedLayer must be numpy array or Variable(Tensor), b"
+                                 "ut received <class 'NoneType'>")),
+    ),
+    known_bug(
+        "paddle_jit_save.rnn_to_device",
+        reason=("Layer.to(device=...) of a model holding an nn.GRU (or another RNN) raises: it copies the RNN's "
+                "never-allocated dropout state"),
+        errors=('RuntimeError',),
+        message="Tensor's dimension is out of bound(?s:.*)memory's size is 0",
+        versions=">=3.3",
+        found="2026-11-23 (paddle 3.3.1)",
+        details=("known bug: Layer.to(device=...) of a model holding an nn.GRU (or another RNN) raises: it copies "
+                 "the RNN's never-allocated dropout-state buffer ('Tensor's dimension is out of bound ... memory's "
+                 "size is 0'); jit_save_methods moves the fresh instance it builds, so it fails on such models. "
+                 "Provenance: found by conformance 2026-11-23 (paddle 3.3.1); standalone: `paddle.nn.GRU(4, "
+                 "6).to(device=paddle.CPUPlace())` raises (no case file: the replay of a hand-written case moves "
+                 "the eager model too)."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message="Tensor's dimension is out of boundmemory's size is 0"),
+    ),
+    known_bug(
+        "paddle_jit_save.saved_for_inference",
+        reason=("jit.save of a layer in train() writes its batch norm and dropout for inference (is_test=true), so "
+                "the saved model computes another function"),
+        phases=('compare',),
+        divergences=('value', 'nonfinite'),
+        modes=frozenset({'infer'}),
+        versions=">=3.0",
+        facts=('saved_for_inference',),
+        case="paddle-jit-save-train-batch-norm-for-inference.json",
+        found="2026-11-28 (paddlepaddle 3.3.1)",
+        details=("known bug: jit.save of a layer in train() writes its batch norm and dropout for inference "
+                 "(is_test=true: batch norm on the running statistics, dropout off), so the loaded layer, a "
+                 "predictor and the ONNX graph compute another function than the layer in train() (the inference "
+                 "face of the loaded layer's LoadedForInference refusal). Provenance: "
+                 "paddle/jit/pir_translated_layer.py; found by conformance 2026-11-28 (paddlepaddle 3.3.1), "
+                 "campaign seed 0, cases 09ed1a2c7ee1, 12cf167135c9; "
+                 "cases/paddle-jit-save-train-batch-norm-for-inference.json."),
+        example=Failure('compare', divergences=(('value', '[0]'),), facts=('saved_for_inference',)),
+    ),
+    known_bug(
+        "paddle_jit_save.expand_bool_input_spec",
+        reason=("jit.save builds the program with stop_gradient False also for a bool input, which static "
+                "paddle.expand (or tile) then refuses"),
+        errors=('ValueError',),
+        message="When the data type of input 'x' for expand is bool, you must set its stop_gradient",
+        versions=">=3.0",
+        found="2026-11-28 (paddle 3.3.1)",
+        details=("known bug: jit.save builds the program with the InputSpec's stop_gradient (False by default) also "
+                 "for a bool input, and static paddle.expand (or tile) then refuses it ('When the data type of "
+                 "input 'x' for expand is bool, you must set its stop_gradient ...'); to_static called on tensors "
+                 "runs it, as does InputSpec(..., stop_gradient=True). Provenance: found by conformance 2026-11-28 "
+                 "(paddle 3.3.1), deployment campaign seed 0, cases aca1b4271a2c, c91e97fae24a; cf. "
+                 "`pir_ast.tile_bool_needs_stop_gradient`."),
+        example=Failure('convert',
+                        error_types=('ValueError',),
+                        message="When the data type of input 'x' for expand is bool, you must set its stop_gradient"),
+    ),
+    known_bug(
+        "paddle_jit_save.loaded_while_backward",
+        reason=("The backward of a loaded layer (jit.load, train()) through a while loop on a tensor condition "
+                "fails to build"),
+        phases=('run',),
+        errors=('TypeError',),
+        message=r"cf_yield\(\): incompatible function arguments",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.0",
+        paths=('paddle.jit_save',),
+        found="2026-11-21 (paddle 3.3.1)",
+        details=("known bug: the backward of a loaded layer (jit.load, train()) through a while loop on a tensor "
+                 "condition fails to build: ir_backward passes a None gradient to cf_yield(), e.g. `while i < 1 and "
+                 "y.sum() > -1.5: i += 1; z = y + x; y = -y` (to_static fails on the same loop with 'The variable "
+                 "middle_0 should exist'). Provenance: found by conformance 2026-11-21 (paddle 3.3.1), grad mode."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('TypeError', 'Exception'),
+                        message=("cf_yield(): incompatible function arguments. The following argument types are s"
+                                 "upported:\n    1. (arg0: list) -> None\n\nInvoked with: [Value(define_op_name=c"
+                                 "f.has_elements, index=0, dtype=tensor<1xb>, stop_gradient=True), None, Value(de"
+                                 "fine_op_name=pd_op.full_like, index=0, dtype=tensor<2x3xf32>, stop_gradient=Tru"
+                                 "e), Value(define_op_name=pd_op.add_n, index=0, dtype=tensor<2x3xf32>, stop_grad"
+                                 "ient=False)]"),
+                        constructs=('while_tensor',),
+                        ops=('add', 'neg')),
+    ),
+    known_bug(
+        "paddle_jit_save.loaded_trains_as_inference",
+        reason="A layer loaded with paddle.jit.load and put in train() runs the saved inference program",
+        errors=('LoadedForInference',),
+        versions=">=3.0",
+        paths=('paddle.jit_save',),
+        found="2026-11-21 (paddle 3.3.1)",
+        details=("known bug: a layer loaded with paddle.jit.load and put in train() runs the saved inference "
+                 "program: batch norm on its running statistics (is_test=true) and dropout off, though the model "
+                 "was saved in train() and the TranslatedLayer docs say it trains like a Layer; the legacy "
+                 "TranslatedLayer switched is_test off for training (_change_is_test_status), paddle 3's PIR one "
+                 "does not. The path refuses rather than compare. Provenance: paddle/jit/pir_translated_layer.py; "
+                 "found by conformance 2026-11-21 (paddle 3.3.1), grad and train modes."),
+        example=Failure('convert',
+                        mode="train",
+                        error_types=('LoadedForInference', 'RuntimeError', 'Exception'),
+                        message=("the layer loaded in train() runs pd_op.batch_norm_, pd_op.dropout with is_test="
+                                 "true: jit.save wrote them for inference although the model was saved in train()"),
+                        constructs=('train_layer', 'train_mode'),
+                        ops=('batch_norm', 'dropout', 'linear'),
+                        facts=('saved_for_inference',)),
+    ),
+    refusal(
+        "paddle_jit_save.unused_statistics",
+        reason=("A saved program keeps only what its outputs need, so a batch norm no output uses is dropped with "
+                "its running-statistics update"),
+        errors=('UnsavedBufferUpdates',),
+        versions=">=2.0",
+        paths=('paddle.jit_save',),
+        details=("a saved program keeps only what its outputs need: a batch norm whose output no output uses is "
+                 "dropped, and with it the update of its running statistics, which a loaded layer in train() then "
+                 "never makes. Provenance: paddle/static/pir_io.py (normalize_program); PaddlePaddle docs: "
+                 "paddle.jit.save."),
+        example=Failure('convert', error_types=('UnsavedBufferUpdates',)),
+    ),
+    known_bug(
+        "paddle_jit_save.loaded_integer_gradient",
+        reason=("The backward of a loaded layer in train() accumulates gradients for an integer or bool tensor used "
+                "twice, and fails"),
+        phases=('run',),
+        errors=('TypeError',),
+        message=r"Check data type error for op: add_n, input: inputs, inputs\.dtype: (bool|u?int8|int16)\b",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.0",
+        paths=('paddle.jit_save',),
+        script="paddle_loaded_integer_gradient.py",
+        found="2026-11-28 (paddlepaddle 3.3.1)",
+        details=("known bug: the backward of a loaded layer (jit.load, train()) accumulates gradients for an "
+                 "integer or bool tensor used twice (`y = paddle.stack([k, k], 0)` of an int8 input), and fails to "
+                 "build: 'Check data type error for op: add_n, input: inputs, inputs.dtype: uint8'; dygraph and "
+                 "to_static train it (no gradient flows through integers). Provenance: found by conformance "
+                 "2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e68d7a534b50; "
+                 "cases/standalone/paddle_loaded_integer_gradient.py (the corpus replays inference only)."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('TypeError',),
+                        message="Check data type error for op: add_n, input: inputs, inputs.dtype: bool"),
+    ),
+    known_bug(
+        "paddle_jit_save.saved_program_state",
+        reason=("A saved Paddle program (jit.save, the Inference predictor, paddle2onnx) does not update the "
+                "buffers forward assigns"),
+        phases=('compare',),
+        versions=">=3.0",
+        constructs=('state_counter', 'state_running', 'state_cache'),
+        paths=('paddle.jit_save', 'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
+               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim'),
+        found="2026-11-23 (torch 2.13.0, paddlepaddle 3.3.1, tensorflow 2.21.0)",
+        details=("known issue: a saved Paddle program (jit.save, the Inference predictor, paddle2onnx) does not "
+                 "update the buffers forward assigns: every call computes with the state that was saved. "
+                 "Provenance: found by conformance 2026-11-23 (torch 2.13.0, paddlepaddle 3.3.1, tensorflow 2.21.0)."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('state_counter',)),
+    ),
+    refuses_with(
+        "paddle_jit_save.function_parameters",
+        reason=("jit.save of a function saves its program, not the parameters it reads (documented: save the Layer "
+                "instead)"),
+        errors=('UnboundLocalError',),
+        message="'state_var_dict'",
+        versions=">=3.0",
+        paths=('paddle.jit_save_function',),
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html",
+        found="2026-11-21 (paddle 3.3.1)",
+        details=("jit.save of a function saves its program, not the parameters it reads (documented: save the Layer "
+                 "instead); with parameters, paddle 3 (PIR) fails with an UnboundLocalError on `state_var_dict` "
+                 "instead. Provenance: "
+                 "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html (Note); "
+                 "paddle/jit/api.py save(); found by conformance 2026-11-21 (paddle 3.3.1)."),
+        example=Failure('convert',
+                        error_types=('UnboundLocalError', 'NameError', 'Exception'),
+                        message="cannot access local variable 'state_var_dict' where it is not associated with a value",
+                        constructs=('dict_input', 'dynamic_dim', 'for_kwarg', 'if_kwarg', 'if_tensor', 'kwargs',
+                                    'list_input', 'nested_input'),
+                        ops=('add', 'linear', 'mul', 'mul_scalar', 'neg', 'relu', 'tanh')),
+    ),
+)

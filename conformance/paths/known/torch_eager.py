@@ -1,0 +1,77 @@
+"""PyTorch eager itself (cuDNN, CPU autocast): what every torch path meets because eager does it.
+"""
+
+from conformance.paths.known.factories import Failure, known_bug, refuses_with
+
+RECORDS = (
+    refuses_with(
+        "torch_eager.cudnn_rnn_eval_backward",
+        reason=("cuDNN differentiates a recurrent layer only in training mode, so the backward of an LSTM or GRU in "
+                "eval() is refused on CUDA"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message="cudnn RNN backward can only be called in training mode",
+        modes=frozenset({'grad', 'train'}),
+        ops=('lstm', 'gru'),
+        paths=('torch.eager', 'torch.script', 'torch.trace', 'torch.fx', 'torch.compile', 'torch.compile_aot_eager',
+               'torch.compile_dynamic', 'torch.compile_reduce_overhead', 'torch.export', 'torch.onnx_torchscript',
+               'torch.script_saved', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        issue="https://github.com/pytorch/pytorch/issues/5878",
+        found="2026-11-28",
+        details=("cuDNN differentiates a recurrent layer only in training mode: on CUDA, the backward of an LSTM or "
+                 "GRU of a model in eval() is refused ('cudnn RNN backward can only be called in training mode'), "
+                 "in eager too. Provenance: https://github.com/pytorch/pytorch/issues/5878 (seen on an H200, torch "
+                 "2.11.0+cu130, 2026-11-28)."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('RuntimeError', 'Exception'),
+                        message="cudnn RNN backward can only be called in training mode",
+                        ops=('gru', 'sin')),
+    ),
+    known_bug(
+        "torch_eager.autocast_float16_promote",
+        reason=("Under CPU bfloat16 autocast, torch.cat or torch.stack of a float16 tensor raises 'Unexpected "
+                "floating ScalarType in at::autocast::prioritize'"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message="Unexpected floating ScalarType in at::autocast::prioritize",
+        versions=">=2.0",
+        paths=('torch.autocast_bf16',),
+        issue="https://github.com/pytorch/pytorch/issues/100932",
+        script="torch_cpu_autocast_float16_cat.py",
+        found="2026-11-28 (torch 2.13.0)",
+        details=("known bug: under CPU bfloat16 autocast, an op of autocast's promote list (torch.cat, torch.stack) "
+                 "given a float16 tensor raises 'Unexpected floating ScalarType in at::autocast::prioritize' "
+                 "(prioritize knows float32 and the autocast dtype only); outside autocast it returns float16. "
+                 "Provenance: https://github.com/pytorch/pytorch/issues/100932 (fix proposed in PR #191125); found "
+                 "by conformance 2026-11-28 (torch 2.13.0), the clean torch campaigns (infer mode) (case "
+                 "2fe0fe9778c3); cases/standalone/torch_cpu_autocast_float16_cat.py."),
+        example=Failure('run',
+                        error_types=('RuntimeError',),
+                        message="Unexpected floating ScalarType in at::autocast::prioritize"),
+    ),
+    refuses_with(
+        "torch_eager.cudnn_rnn_eval_backward_openvino",
+        reason=("cuDNN differentiates a recurrent layer only in training mode, so the backward of an LSTM or GRU in "
+                "eval() is refused on CUDA"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message=("Couldn't get TorchScript module by tracing(?s:.*)(?:cudnn RNN backward can only be called in "
+                 "training mode)"),
+        modes=frozenset({'grad', 'train'}),
+        ops=('lstm', 'gru'),
+        paths=('torch.openvino',),
+        issue="https://github.com/pytorch/pytorch/issues/5878",
+        found="2026-11-28",
+        details=("cuDNN differentiates a recurrent layer only in training mode: on CUDA, the backward of an LSTM or "
+                 "GRU of a model in eval() is refused ('cudnn RNN backward can only be called in training mode'), "
+                 "in eager too. Provenance: https://github.com/pytorch/pytorch/issues/5878 (seen on an H200, torch "
+                 "2.11.0+cu130, 2026-11-28)."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('RuntimeError',),
+                        message=("Couldn't get TorchScript module by tracingcudnn RNN backward can only be called"
+                                 " in training mode"),
+                        ops=('lstm',)),
+    ),
+)

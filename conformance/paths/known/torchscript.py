@@ -1,0 +1,363 @@
+"""TorchScript: ``torch.jit.script`` and ``torch.jit.trace`` (and the tracer the TorchScript ONNX exporter and
+OpenVINO's PyTorch reader run): what they refuse and get wrong.
+"""
+
+from conformance.paths.known.factories import Failure, documented, known_bug, refusal, refuses_with, writes_wrong
+
+RECORDS = (
+    known_bug(
+        "torchscript.script_drops_batch_norm",
+        reason=("An unused batch_norm result in train() is dead code to TorchScript's optimised graph (after the "
+                "profiling call), so the running statistics stop updating"),
+        phases=('compare',),
+        where=r"\['buffers'\]",
+        versions=">=2.13",
+        paths=('torch.script', 'torch.script_saved'),
+        case="torch-script-unused-batch-norm-stops-updating-running-stats.json",
+        details=("known bug: an unused batch_norm result in train() is dead code to TorchScript's optimised graph "
+                 "(after the profiling call), so the running statistics stop updating. Provenance: "
+                 "cases/torch-script-unused-batch-norm-stops-updating-running-stats.json."),
+        example=Failure('compare', divergences=(('value', "['buffers']"),)),
+    ),
+    known_bug(
+        "torchscript.script_nan_gradient",
+        reason=("From the second call, TorchScript's optimised backward multiplies by a mask where eager selects, "
+                "so an infinite derivative gives NaN"),
+        phases=('compare',),
+        divergences=('nonfinite',),
+        where=r"_grads'\]",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=2.13",
+        paths=('torch.script', 'torch.script_saved'),
+        script="torch_script_clamp_asin_nan_grad.py",
+        found="2026-11-27 (torch 2.13.0)",
+        details=("known bug: from the second call, TorchScript's optimised backward multiplies by a mask where "
+                 "eager's selects (hardtanh's symbolic derivative), so an infinite derivative after a clipped value "
+                 "(asin at +-1) gives NaN where eager gives 0. Provenance: found by conformance 2026-11-27 (torch "
+                 "2.13.0); cases/standalone/torch_script_clamp_asin_nan_grad.py."),
+        example=Failure('compare', mode="grad", divergences=(('nonfinite', "_grads']"),)),
+    ),
+    documented(
+        "torchscript.script_unused_dropout",
+        reason=("TorchScript removes a dropout whose result nothing uses as dead code, so later dropouts draw other "
+                "masks under the same seed"),
+        phases=('compare',),
+        divergences=('value',),
+        modes=frozenset({'grad', 'train'}),
+        versions=">=2.13",
+        constructs=('unused_dropout',),
+        paths=('torch.script', 'torch.script_saved'),
+        script="torch_script_unused_dropout_changes_masks.py",
+        found="2026-11-27 (torch 2.13.0)",
+        details=("TorchScript removes a dropout whose result nothing uses as dead code, so in train() it draws "
+                 "fewer random numbers than eager and the later dropouts get other masks under the same seed (the "
+                 "random stream is not a documented contract). Provenance: found by conformance 2026-11-27 (torch "
+                 "2.13.0); cases/standalone/torch_script_unused_dropout_changes_masks.py."),
+        example=Failure('compare', mode="grad", divergences=(('value', '[0]'),), constructs=('unused_dropout',)),
+    ),
+    writes_wrong(
+        "torchscript.script_rotation_alias",
+        reason=("TorchScript gets the aliasing wrong for rotated accumulators (`a, b, c = c, a, b`) written in "
+                "place in a loop"),
+        phases=('compare',),
+        divergences=('value',),
+        versions=">=1.11",
+        ops=('rotate_accumulate',),
+        paths=('torch.script', 'torch.script_saved'),
+        issue="https://github.com/pytorch/pytorch/issues/75794",
+        case="torch-script-tuple-rotation-inplace.json",
+        details=("known bug: `a, b, c = c, a, b`, then an in-place write into `a` (a.add_(x)), in a loop: "
+                 "TorchScript computes it with the wrong aliasing (three accumulators that each end at x, a + 2b + "
+                 "3c: eager 6x, scripted 9x). Provenance: https://github.com/pytorch/pytorch/issues/75794; "
+                 "cases/torch-script-tuple-rotation-inplace.json."),
+        example=Failure('compare', divergences=(('value', '[0]'),), ops=('rotate_accumulate',)),
+    ),
+    writes_wrong(
+        "torchscript.script_int_power_float",
+        reason=("TorchScript types `int ** int` as a float (Python: an int), so `x * (n ** 2)` of an int64 tensor "
+                "is float32 in the scripted"),
+        phases=('compare',),
+        divergences=('dtype',),
+        versions=">=1.7",
+        ops=('shape_power',),
+        paths=('torch.script', 'torch.script_saved'),
+        issue="https://github.com/pytorch/pytorch/issues/51154",
+        case="torch-script-int-arithmetic-rough-edges.json",
+        details=("known bug: TorchScript types `int ** int` as a float (Python: an int), so `x * (n ** 2)` of an "
+                 "int64 tensor is float32 in the scripted model. Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/51154; "
+                 "cases/torch-script-int-arithmetic-rough-edges.json."),
+        example=Failure('compare', divergences=(('dtype', '[0]'),), ops=('shape_power',)),
+    ),
+    known_bug(
+        "torchscript.script_continue_in_with",
+        reason=("A `continue` inside two nested `with torch.no_grad():` blocks in a loop fails to script with an "
+                "INTERNAL ASSERT (`outputs_[i]->uses().empty()`)"),
+        errors=('RuntimeError',),
+        message=r"outputs_\[i\]->uses\(\)\.empty\(\) INTERNAL ASSERT FAILED",
+        versions=">=2.0",
+        ops=('continue_in_with',),
+        paths=('torch.script', 'torch.script_saved'),
+        issue="https://github.com/pytorch/pytorch/issues/79751",
+        case="torch-script-continue-nested-with.json",
+        details=("known bug (closed upstream as won't fix: TorchScript is deprecated): a `continue` inside two "
+                 "nested `with torch.no_grad():` blocks in a loop fails to script with an INTERNAL ASSERT "
+                 "(`outputs_[i]->uses().empty()`); it was once a silently wrong sum. Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/79751; cases/torch-script-continue-nested-with.json."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message="outputs_[i]->uses().empty() INTERNAL ASSERT FAILED",
+                        ops=('continue_in_with',)),
+    ),
+    refusal(
+        "torchscript.script_unsupported_syntax",
+        reason="TorchScript compiles a subset of Python: no nested function definitions, lambdas or variadic arguments",
+        errors=('UnsupportedNodeError', 'NotSupportedError'),
+        message="function definitions aren't supported|Lambda aren't supported|can't take variable number of arguments",
+        paths=('torch.script', 'torch.script_saved'),
+        reference="https://pytorch.org/docs/stable/jit_language_reference.html",
+        details=("TorchScript compiles a subset of Python: no nested function definitions or lambdas (a torch.cond "
+                 "branch written as a closure or a lambda), no *args in forward. Provenance: "
+                 "https://pytorch.org/docs/stable/jit_language_reference.html. It also covers what a record of its "
+                 "own said (every failure it selected is this record's): TorchScript does not compile a function "
+                 "defined inside forward (a closure)."),
+        example=Failure('convert',
+                        error_types=('UnsupportedNodeError',),
+                        message="function definitions aren't supported"),
+    ),
+    refuses_with(
+        "torchscript.script_static_types",
+        reason=("TorchScript is statically typed: a module attribute keeps the type of its first value, and a "
+                "ModuleDict is indexed by string literals only"),
+        errors=('RuntimeError',),
+        message="Wrong type for attribute assignment|ModuleDict indexing is only supported with string literals",
+        paths=('torch.script', 'torch.script_saved'),
+        reference="https://pytorch.org/docs/stable/jit_language_reference.html",
+        details=("TorchScript is statically typed: a module attribute keeps the type of its first value (a tuple "
+                 "assigned a list is refused), and a ModuleDict is indexed by string literals only. Provenance: "
+                 "https://pytorch.org/docs/stable/jit_language_reference.html."),
+        example=Failure('convert', error_types=('RuntimeError',), message="Wrong type for attribute assignment"),
+    ),
+    refuses_with(
+        "torchscript.script_unbound_ops",
+        reason="Some torch functions are not bound in TorchScript, or take another schema there",
+        errors=('RuntimeError',),
+        message="Unknown builtin op: aten::_check_is_size|aten::norm(?s:.*)Keyword argument dim unknown",
+        paths=('torch.script', 'torch.script_saved'),
+        reference="https://pytorch.org/docs/stable/jit_unsupported.html",
+        details=("some torch functions are not bound in TorchScript, or take another schema there: "
+                 "torch._check_is_size is no TorchScript builtin, and norm's dim needs p given (`x.norm(dim=-1)` "
+                 "matches no schema). Provenance: https://pytorch.org/docs/stable/jit_unsupported.html."),
+        example=Failure('convert', error_types=('RuntimeError',), message="Unknown builtin op: aten::_check_is_size"),
+    ),
+    refuses_with(
+        "torchscript.trace_tensors_only",
+        reason="torch.jit.trace takes and returns only tensors and (nested) tuples, lists and dicts of tensors",
+        errors=('RuntimeError',),
+        message=(r"cannot be traced. Only Tensors and \(possibly nested\) Lists, Dicts, and Tuples of Tensors can be "
+                 "traced|Tracer cannot infer type of"),
+        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("torch.jit.trace takes and returns tensors and (nested) tuples, lists and dicts of tensors only: a "
+                 "None among the inputs is refused, and so is an output dict whose values are not of one type (a "
+                 "tensor and a list of tensors). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message=("cannot be traced  Only Tensors and (possibly nested) Lists, Dicts, and Tuples o"
+                                 "f Tensors can be traced")),
+    ),
+    refuses_with(
+        "torchscript.trace_cond",
+        reason="torch.cond runs through torch.compile, which torch.jit.trace refuses to trace",
+        errors=('RuntimeError',),
+        message="Detected that you are using FX to torch.jit.trace a dynamo-optimized function",
+        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        reference="https://pytorch.org/docs/stable/generated/torch.cond.html",
+        details=("torch.cond runs through torch.compile, which torch.jit.trace refuses to trace ('Detected that you "
+                 "are using FX to torch.jit.trace a dynamo-optimized function'): torch.cond is for torch.compile "
+                 "and torch.export. Provenance: https://pytorch.org/docs/stable/generated/torch.cond.html."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message="Detected that you are using FX to torch jit trace a dynamo-optimized function"),
+    ),
+    refuses_with(
+        "torchscript.trace_check_fast_path",
+        reason=("torch.jit.trace's sanity check retraces under no_grad, where nn.MultiheadAttention takes another "
+                "(fast) path, and reports the graphs differ"),
+        errors=('TracingCheckError',),
+        message="Graphs differed across invocations(?s:.*)_native_multi_head_attention",
+        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        issue="https://github.com/pytorch/pytorch/issues/106302",
+        reference="https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html",
+        details=("torch.jit.trace's sanity check traces again under torch.no_grad, and nn.MultiheadAttention takes "
+                 "its fast path (_native_multi_head_attention) only where autograd is off: the two graphs differ, "
+                 "so trace refuses the model (check_trace=False accepts it). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html (the fast path's "
+                 "conditions); https://github.com/pytorch/pytorch/issues/106302."),
+        example=Failure('convert',
+                        error_types=('TracingCheckError',),
+                        message="Graphs differed across invocations_native_multi_head_attention"),
+    ),
+    refuses_with(
+        "torchscript.check_needs_bool",
+        reason=("torch._check and torch._check_is_size take a Python bool, but under torch.jit.trace or FX the "
+                "value of `.item()` is a tensor or a Proxy"),
+        errors=('TypeError',),
+        message="cond must be a bool, but got",
+        paths=('torch.trace', 'torch.fx', 'torch.onnx_torchscript', 'torch.trace_saved',
+               'torch.onnx_torchscript_openvino'),
+        reference="https://github.com/pytorch/pytorch/blob/main/torch/__init__.py",
+        details=("torch._check and torch._check_is_size take a Python bool (export's data-dependent guards): under "
+                 "torch.jit.trace or FX the value of `.item()` is a tensor or a Proxy, which they refuse. "
+                 "Provenance: https://github.com/pytorch/pytorch/blob/main/torch/__init__.py (torch._check: a bool "
+                 "or SymBool)."),
+        example=Failure('convert', error_types=('TypeError',), message="cond must be a bool, but got"),
+    ),
+    documented(
+        "torchscript.trace_hidden_branch",
+        reason="torch.jit.trace records the branch its example takes and runs it whatever the input",
+        phases=('compare',),
+        divergences=('value',),
+        ops=('helper_branch', 'short_circuit', 'short_circuit_write'),
+        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.openvino',
+               'torch.onnx_torchscript_openvino'),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("torch.jit.trace records the branch its example takes ('Converting a tensor to a Python boolean "
+                 "might cause the trace to be incorrect'); these ops branch on their data inside one statement (a "
+                 "helper's if, a short-circuit test), where the runner cannot replay the example's decision as it "
+                 "does for an if. Provenance: https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('compare', divergences=(('value', '[0]'),), ops=('helper_branch',)),
+    ),
+    documented(
+        "torchscript.trace_item",
+        reason="Tracing records .item() and int(t) as constants of the example (its TracerWarning says so)",
+        phases=('compare',),
+        constructs=('item_arith', 'int_cast'),
+        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved'),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("tracing records .item() and int(t) as constants of the example (its TracerWarning says so). "
+                 "Provenance: https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('item_arith',)),
+    ),
+    known_bug(
+        "torchscript.script_after_failed_script",
+        reason=("torch.jit.script of a class whose scripting failed earlier in the process fails with 'Can't "
+                "redefine method"),
+        errors=('RuntimeError',),
+        message="Can't redefine method: forward on class",
+        versions=">=2.0",
+        paths=('torch.script_saved',),
+        case="torch-script-continue-nested-with.json",
+        found="2026-11-28 (torch 2.13.0)",
+        details=("known bug: torch.jit.script of a class whose scripting failed earlier in the process fails with "
+                 "'Can't redefine method: forward' (the failed attempt left the class half-defined in TorchScript's "
+                 "compilation unit): the first failure, on torch.script, is the finding. Provenance: found by "
+                 "conformance 2026-11-28 (torch 2.13.0); cases/torch-script-continue-nested-with.json."),
+        example=Failure('convert', error_types=('RuntimeError',), message="Can't redefine method: forward on class"),
+    ),
+    known_bug(
+        "torchscript.script_save_none_default",
+        reason=("TorchScript types an unannotated parameter as Tensor (documented), so `mask=None` is a Tensor "
+                "parameter whose default is an undefined tensor"),
+        errors=('RuntimeError',),
+        message=r"strides\(\) called on an undefined Tensor",
+        versions=">=2.0",
+        paths=('torch.script_saved',),
+        issue="https://github.com/pytorch/pytorch/issues/41277",
+        script="torch_script_save_none_default.py",
+        found="2026-11-28 (torch 2.13.0)",
+        details=("known bug: TorchScript types an unannotated parameter as Tensor (documented), so `mask=None` is a "
+                 "Tensor parameter whose default is an undefined tensor; torch.jit.script accepts the module and it "
+                 "runs given a mask, but torch.jit.save cannot serialise that default ('strides() called on an "
+                 "undefined Tensor'); annotated Optional[Tensor] it saves. Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/41277 (the Tensor default type); found by conformance "
+                 "2026-11-28 (torch 2.13.0), the torch user-model table (model keyword_tensor); "
+                 "cases/standalone/torch_script_save_none_default.py."),
+        example=Failure('convert', error_types=('RuntimeError',), message="strides() called on an undefined Tensor"),
+    ),
+    documented(
+        "torchscript.trace_keeps_tracing_state",
+        reason=("Tracing runs forward on the example (and again to check the trace), so the saved program holds the "
+                "state those calls left"),
+        phases=('compare',),
+        constructs=('state_counter', 'state_running', 'state_cache'),
+        paths=('torch.trace_saved',),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("tracing runs forward on the example (and again to check the trace): the saved program holds the "
+                 "state those calls left, not the model's before converting. Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('state_counter',)),
+    ),
+    refuses_with(
+        "torchscript.trace_tensors_only_openvino",
+        reason=("torch.jit.trace (which OpenVINO's PyTorch reader runs) takes and returns only tensors and (nested) "
+                "tuples, lists and dicts of tensors"),
+        errors=('RuntimeError',),
+        message=(r"Couldn't get TorchScript module by tracing(?s:.*)(?:cannot be traced. Only Tensors and \(possibly "
+                 r"nested\) Lists, Dicts, and Tuples of Tensors can be traced|Tracer cannot infer type of)"),
+        paths=('torch.openvino',),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("torch.jit.trace takes and returns tensors and (nested) tuples, lists and dicts of tensors only: a "
+                 "None among the inputs is refused, and so is an output dict whose values are not of one type (a "
+                 "tensor and a list of tensors). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message=("Couldn't get TorchScript module by tracingcannot be traced  Only Tensors and (p"
+                                 "ossibly nested) Lists, Dicts, and Tuples of Tensors can be traced")),
+    ),
+    refuses_with(
+        "torchscript.trace_cond_openvino",
+        reason=("torch.cond runs through torch.compile, which the torch.jit.trace of OpenVINO's PyTorch reader "
+                "refuses to trace"),
+        errors=('RuntimeError',),
+        message=("Couldn't get TorchScript module by tracing(?s:.*)(?:Detected that you are using FX to "
+                 "torch.jit.trace a dynamo-optimized function)"),
+        paths=('torch.openvino',),
+        reference="https://pytorch.org/docs/stable/generated/torch.cond.html",
+        details=("torch.cond runs through torch.compile, which torch.jit.trace refuses to trace ('Detected that you "
+                 "are using FX to torch.jit.trace a dynamo-optimized function'): torch.cond is for torch.compile "
+                 "and torch.export. Provenance: https://pytorch.org/docs/stable/generated/torch.cond.html."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message=("Couldn't get TorchScript module by tracingDetected that you are using FX to tor"
+                                 "ch jit trace a dynamo-optimized function")),
+    ),
+    refuses_with(
+        "torchscript.trace_check_fast_path_openvino",
+        reason=("torch.jit.trace's sanity check (run by OpenVINO's reader) retraces under no_grad, where "
+                "nn.MultiheadAttention takes its fast path"),
+        errors=('RuntimeError',),
+        message=("Couldn't get TorchScript module by tracing(?s:.*)(?:Graphs differed across "
+                 "invocations(?s:.*)_native_multi_head_attention)"),
+        paths=('torch.openvino',),
+        issue="https://github.com/pytorch/pytorch/issues/106302",
+        reference="https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html",
+        details=("torch.jit.trace's sanity check traces again under torch.no_grad, and nn.MultiheadAttention takes "
+                 "its fast path (_native_multi_head_attention) only where autograd is off: the two graphs differ, "
+                 "so trace refuses the model (check_trace=False accepts it). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html (the fast path's "
+                 "conditions); https://github.com/pytorch/pytorch/issues/106302."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message=("Couldn't get TorchScript module by tracingGraphs differed across invocations_na"
+                                 "tive_multi_head_attention")),
+    ),
+    refuses_with(
+        "torchscript.check_needs_bool_openvino",
+        reason=("torch._check takes a Python bool, but under the torch.jit.trace OpenVINO's reader runs the value "
+                "of `.item()` is a tensor"),
+        errors=('RuntimeError',),
+        message="Couldn't get TorchScript module by tracing(?s:.*)(?:cond must be a bool, but got)",
+        paths=('torch.openvino',),
+        reference="https://github.com/pytorch/pytorch/blob/main/torch/__init__.py",
+        details=("torch._check and torch._check_is_size take a Python bool (export's data-dependent guards): under "
+                 "torch.jit.trace or FX the value of `.item()` is a tensor or a Proxy, which they refuse. "
+                 "Provenance: https://github.com/pytorch/pytorch/blob/main/torch/__init__.py (torch._check: a bool "
+                 "or SymBool)."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message="Couldn't get TorchScript module by tracingcond must be a bool, but got"),
+    ),
+)
