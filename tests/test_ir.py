@@ -49,8 +49,8 @@ def _program(body, output="v0"):
 @pytest.mark.parametrize("body, output, message", [
     ([{"kind": "op", "out": "v1", "op": "frobnicate", "args": ["v0"]}], "v0", "unknown op 'frobnicate'"),
     ([{"kind": "op", "out": "v1", "op": "relu", "args": ["v9"]}], "v0", "uses 'v9' before it is assigned"),
-    ([{"kind": "op", "out": "v1", "op": "matmul", "args": ["v0", "v0"]}, {"kind": "op", "out": "v0", "op": "relu",
-                                                                          "args": ["v1"]}], "v0", "changes type"),
+    ([{"kind": "py", "out": "v0", "op": "none", "args": []},
+      {"kind": "op", "out": "v1", "op": "relu", "args": ["v0"]}], "v1", "needs a tensor; 'v0' holds None"),
     ([{"kind": "break"}], "v0", "break outside a loop"),
     ([{"kind": "op", "out": "v1", "op": "sum", "args": ["v0"], "attrs": {"dim": 5, "keepdim": False}}], "v0",
      "dim 5 out of range"),
@@ -117,7 +117,7 @@ def test_constructs_are_all_reachable():
     seen = set()
 
     @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(programs())
+    @given(programs(constructs=CONSTRUCTS))
     def collect(p):
         seen.update(p.constructs())
 

@@ -16,6 +16,13 @@ tf2onnx's harness):
    reordered sums and fused kernels are not reported, while a value of magnitude ~1 off by 1e-4
    relative is, also beside much larger values. ``ptol`` allows a fraction of failing elements
    (default 0). Ints and bools must be equal.
+4. **Python values** (a returned ``int``, ``float`` or ``bool``, as a path returns it or as a 0-d tensor): the
+   kind must be eager's (a Python ``int`` where eager has a ``float`` is a mismatch, and so is a float where eager
+   has an int); ints and bools exactly, floats by rule 3 with float32's tolerances (a Python float computed from
+   the model's tensors carries their rounding). A path may return a 0-d tensor where eager returns a Python
+   number of the same kind (a graph has no Python values), and the other way round.
+5. **Dict keys** in eager's order: a dict built in ``forward`` keeps insertion order, and a path that returns its
+   keys in another order (sorted) returns another dict to a caller that iterates it.
 
 :func:`diagnose` returns a :class:`Report` (max abs/rel error, worst index, mismatch fraction, the
 smallest atol and rtol that would pass, as Polygraphy prints them); :func:`assert_parity` raises
@@ -199,6 +206,35 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_a
     return LeafReport(path, ok, None if ok else "value", msg, max_abs, max_rel, worst, frac, max_abs, max_rel)
 
 
+_PY = (bool, int, float)
+
+
+def _kind(x) -> Optional[str]:
+    """``bool``, ``int`` or ``float`` for a Python number or a 0-d array of one (else None)."""
+    if isinstance(x, _PY):
+        return type(x).__name__
+    a = np.asarray(x) if isinstance(x, np.generic) else x
+    if isinstance(a, np.ndarray) and a.shape == () and a.dtype.kind in "biuf":
+        return {"b": "bool", "f": "float"}.get(a.dtype.kind, "int")
+    return None
+
+
+def _compare_python(path: str, c, e, r, n, opts) -> LeafReport:
+    """Rule 4: a Python number of eager's (or the candidate's) against the other side."""
+    want, got = _kind(e), _kind(c)
+    if got is None:
+        return LeafReport(path, False, "structure", f"{type(c).__name__} where eager returns a Python {want}")
+    if want != got:
+        return LeafReport(path, False, "dtype", f"a {got} ({c!r}) where eager returns a {want} ({e!r})")
+    if want != "float":
+        ok = bool(np.asarray(c) == np.asarray(e))
+        return LeafReport(path, ok, None if ok else "value", "" if ok else f"{c!r} != eager {e!r}",
+                          max_abs_err=abs(float(np.asarray(c, np.float64)) - float(np.asarray(e, np.float64))))
+    as64 = lambda x: None if x is None else np.asarray(x, np.float64)  # noqa: E731
+    rtol, atol, multiplier, ptol, _ = opts
+    return _compare_leaf(path, as64(c), as64(e), as64(r), as64(n), rtol, atol, multiplier, ptol, "float32")
+
+
 def _walk(path: str, c, e, r, n, out: list, opts) -> None:
     sub = lambda tree, key: None if tree is None else tree[key]  # noqa: E731
     if isinstance(e, (list, tuple)):
@@ -214,11 +250,17 @@ def _walk(path: str, c, e, r, n, out: list, opts) -> None:
             keys = sorted(c) if isinstance(c, dict) else type(c).__name__
             out.append(LeafReport(path, False, "structure", f"{keys} != eager keys {sorted(e)}"))
             return
+        if list(c) != list(e):
+            out.append(LeafReport(path, False, "structure", f"keys in the order {list(c)} != eager's order {list(e)}"))
+            return
         for k in e:
             _walk(f"{path}[{k!r}]", c[k], e[k], sub(r, k), sub(n, k), out, opts)
     else:
         if isinstance(c, (list, tuple, dict)):
             out.append(LeafReport(path, False, "structure", f"{type(c).__name__} != eager tensor"))
+            return
+        if isinstance(e, _PY) or isinstance(c, _PY):
+            out.append(_compare_python(path, c, e, r, n, opts))
             return
         out.append(_compare_leaf(path, c, e, r, n, *opts))
 

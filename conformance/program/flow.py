@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from conformance.program.ir import (
+    INT,
     Break,
     Continue,
     For,
@@ -21,6 +22,8 @@ from conformance.program.ir import (
     Grow,
     If,
     OpStmt,
+    PyCond,
+    PyStmt,
     Return,
     ShapeCond,
     TensorCond,
@@ -29,6 +32,7 @@ from conformance.program.ir import (
 )
 from conformance.program.ops import OPS
 from conformance.program.program import Program
+from conformance.program.pyops import PYOPS
 from conformance.program.typecheck import TypeChecker
 
 #: The blocks of each compound statement, in the order they are rendered.
@@ -92,13 +96,15 @@ def reads(stmts, path: BlockPath = (), start: int = 0, executed: Optional[set] =
     for n, s in enumerate(stmts[start:], start):
         if executed is not None and path + (n,) not in executed:
             continue
-        if isinstance(s, OpStmt):
+        if isinstance(s, (OpStmt, PyStmt)):
             found.update(s.args)
+        elif isinstance(s, For) and isinstance(s.count, str):
+            found.add(s.count)
         elif isinstance(s, Grow):
             found.update((s.init, s.piece))
         elif isinstance(s, Return):
             found.update(out_leaves(s.value))
-        if isinstance(s, (If, While)) and isinstance(s.cond, (TensorCond, ShapeCond)):
+        if isinstance(s, (If, While)) and isinstance(s.cond, (TensorCond, ShapeCond, PyCond)):
             found.add(s.cond.var)
         for name in BLOCKS.get(type(s), ()):
             found |= reads(getattr(s, name), path + (n, name), 0, executed)
@@ -149,6 +155,7 @@ def scope_at(program: Program, cut: Cut) -> dict:
             loops += ("while",)
         elif isinstance(compound, For):
             loops += (compound.var,)
+            env[compound.var] = INT  # the loop's index, a Python int
         stmts, path = getattr(compound, name), path[2:]
 
 
@@ -156,7 +163,7 @@ def input_only(program: Program) -> set[str]:
     """Variables every assignment of which reads an input unchanged (``Get``)."""
     kinds: dict[str, set] = {}
     for s in program.walk():
-        if isinstance(s, (Get, OpStmt, Grow)):
+        if isinstance(s, (Get, OpStmt, Grow, PyStmt)):
             kinds.setdefault(s.out, set()).add(type(s))
     return {v for v, k in kinds.items() if k == {Get}}
 
@@ -175,17 +182,24 @@ class _Leave(Exception):
 
 
 def probe_locations(program: Program) -> dict:
-    """The probe id of the condition of each ``if``, ``while`` and conditional grow loop, by location, as the
-    probed rendering numbers them (depth first; ops with a threshold probe take ids too)."""
+    """The probe id of the condition of each ``if``, ``while``, conditional grow loop and ``for`` over a trip count
+    computed in ``forward``, by location, as the probed rendering numbers them (depth first; ops with a threshold
+    probe take ids too)."""
     ids: dict = {}
     counter = 0
     for loc, s in locations(program.body):
-        if isinstance(s, (If, While)) or (isinstance(s, Grow) and s.cond is not None) or \
-                (isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].probe):
-            if not isinstance(s, OpStmt):
+        if isinstance(s, (If, While)) or (isinstance(s, Grow) and s.cond is not None) or counted(program, s) or \
+                (isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].probe) or \
+                (isinstance(s, PyStmt) and PYOPS[s.op].probe):
+            if not isinstance(s, (OpStmt, PyStmt)):
                 ids[loc] = counter
             counter += 1
     return ids
+
+
+def counted(program: Program, s) -> bool:
+    """Whether ``s`` is a ``for`` over ``range(n)`` of a variable ``n`` (a trip count computed in ``forward``)."""
+    return isinstance(s, For) and isinstance(s.count, str) and s.count not in {k.name for k in program.kwargs}
 
 
 def follow(program: Program, decisions, kwargs: dict) -> list[Cut]:
@@ -232,6 +246,8 @@ def follow(program: Program, decisions, kwargs: dict) -> list[Cut]:
                 n[0] += 1
                 return True
             loop(s.body, loc, more)
+        elif isinstance(s, For) and counted(program, s):
+            loop(s.body, loc, lambda: take(loc))
         elif isinstance(s, For):
             left = [count(s.count)]
 
@@ -296,6 +312,8 @@ def statement_text(s) -> str:
         attrs = "".join(f", {k}={v!r}" for k, v in s.attrs)
         params = "".join(f", {p}" for p in s.params)
         return f"{s.out} = {s.op}({', '.join(s.args)}{params}{attrs})"
+    if isinstance(s, PyStmt):
+        return f"{s.out} = {s.op}({', '.join(s.args)}{''.join(f', {k}={v!r}' for k, v in s.attrs)})"
     if isinstance(s, Get):
         return f"{s.out} = {s.source}" + "".join(f"[{p!r}]" for p in s.path)
     if isinstance(s, If):
@@ -317,6 +335,9 @@ def _cond_text(c) -> str:
         return f"{c.var}.{c.reduce}() {c.cmp} {c.value!r}"
     if isinstance(c, ShapeCond):
         return f"{c.var}.shape[{c.dim}] {c.cmp} {c.value!r}"
+    if isinstance(c, PyCond) and c.cmp in ("truth", "not", "none", "some"):
+        return {"truth": c.var, "not": f"not {c.var}", "none": f"{c.var} is None",
+                "some": f"{c.var} is not None"}[c.cmp]
     text = {"truth": c.name, "not": f"not {c.name}"}.get(c.cmp) if hasattr(c, "name") else None
     return text or f"{getattr(c, 'name', getattr(c, 'var', '?'))} {c.cmp} {c.value!r}"
 

@@ -3,9 +3,12 @@
 A whole program is a :class:`~conformance.program.program.Program`; this module holds the pieces it is
 made of, which the op records, the type checker and the renderers share.
 
-Semantics follow Python: variables are tensors; a variable assigned inside a block (branch or
-loop body) is local to that block unless it already existed outside it, in which case it must keep
-its type. ``"B"`` in a shape is the one dynamic dimension a program may have (the batch size).
+Semantics follow Python: a variable holds a tensor or a Python value (:class:`PyType` numbers, bools and
+``None``; :class:`ListType` lists and :class:`DictType` dicts of tensors and numbers); a variable assigned inside
+a block (branch or loop body) is local to that block unless it already existed outside it. An outer variable
+may change type there, as Python allows: after the block its type is the :class:`UnionType` of what each
+path leaves in it (:mod:`conformance.program.typecheck`). ``"B"`` in a shape is the one dynamic dimension a
+program may have (the batch size).
 """
 
 from __future__ import annotations
@@ -40,6 +43,74 @@ class TensorType:
 
     def __str__(self) -> str:
         return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
+
+
+@dataclass(frozen=True)
+class PyType:
+    """A Python scalar: ``int``, ``float``, ``bool`` or ``none`` (the value ``None``)."""
+
+    kind: str
+
+    def __str__(self) -> str:
+        return "None" if self.kind == "none" else self.kind
+
+
+@dataclass(frozen=True)
+class ListType:
+    """A Python ``list`` whose items have type ``item`` (``None``: an empty list, no item added yet)."""
+
+    item: Optional["Type"] = None
+
+    def __str__(self) -> str:
+        return f"list[{'' if self.item is None else self.item}]"
+
+
+@dataclass(frozen=True)
+class DictType:
+    """A Python ``dict`` with string keys whose values have type ``item`` (``None``: empty so far)."""
+
+    item: Optional["Type"] = None
+
+    def __str__(self) -> str:
+        return f"dict[str, {'' if self.item is None else self.item}]"
+
+
+@dataclass(frozen=True)
+class UnionType:
+    """What a variable may hold where paths through an ``if`` or a loop leave it with different types."""
+
+    options: frozenset
+
+    def __str__(self) -> str:
+        return " | ".join(sorted(map(str, self.options)))
+
+
+Type = Union[TensorType, PyType, ListType, DictType, UnionType]
+INT, FLOAT, BOOL, NONE = PyType("int"), PyType("float"), PyType("bool"), PyType("none")
+
+
+def union(*types: Type) -> Type:
+    """The union of types (one type stays itself). An empty list or dict joins a list or dict of one item type;
+    a list's or dict's item types join."""
+    flat: set = set()
+    for t in types:
+        flat |= set(t.options) if isinstance(t, UnionType) else {t}
+    for kind in (ListType, DictType):  # containers of one kind merge: their item types join
+        group = [t for t in flat if isinstance(t, kind)]
+        if len(group) > 1:
+            items = [t.item for t in group if t.item is not None]
+            flat = (flat - set(group)) | {kind(union(*items) if items else None)}
+    return next(iter(flat)) if len(flat) == 1 else UnionType(frozenset(flat))
+
+
+def options(t: Type) -> frozenset:
+    """The types a value of type ``t`` may have."""
+    return t.options if isinstance(t, UnionType) else frozenset({t})
+
+
+def is_number(t: Type) -> bool:
+    """A Python ``int`` or ``float`` (a ``bool`` is a number in Python, but not one the IR does arithmetic on)."""
+    return isinstance(t, PyType) and t.kind in ("int", "float")
 
 
 # ---------------------------------------------------------------- input signature and outputs
@@ -183,7 +254,17 @@ class LoopVarCond:
     value: int
 
 
-Cond = Union[TensorCond, KwargCond, ShapeCond, LoopVarCond]
+@dataclass(frozen=True)
+class PyCond:
+    """``n > 2`` on a Python number variable, ``flag`` (``cmp`` "truth") or ``not flag`` ("not") on a Python bool,
+    ``v is None`` ("none") or ``v is not None`` ("some"): data-dependent where the value came from a tensor."""
+
+    var: str
+    cmp: str  # > | < | == | truth | not | none | some
+    value: Any = None
+
+
+Cond = Union[TensorCond, KwargCond, ShapeCond, LoopVarCond, PyCond]
 
 # ---------------------------------------------------------------- statements
 
@@ -231,7 +312,8 @@ class While:
 
 @dataclass(frozen=True)
 class For:
-    """``for var in range(count)``; ``count`` is an int or the name of an int kwarg."""
+    """``for var in range(count)``; ``count`` is an int, the name of an int kwarg, or the name of a variable
+    holding a Python int (a trip count that depends on the data where that int came from a tensor)."""
 
     var: str
     count: Union[int, str]
@@ -276,7 +358,23 @@ class Grow:
     cond: Optional[TensorCond] = None
 
 
-Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return, Grow]
+@dataclass(frozen=True)
+class PyStmt:
+    """``out = op(args...)`` of a Python-value op (:mod:`conformance.program.pyops`): numbers from tensors, numbers
+    into tensors, lists and dicts built and changed. An op that changes a container in place (``append``) names
+    the container as ``out`` and as its first argument."""
+
+    out: str
+    op: str
+    args: tuple[str, ...]
+    attrs: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def attr(self) -> dict[str, Any]:
+        return dict(self.attrs)
+
+
+Stmt = Union[Get, OpStmt, If, While, For, Break, Continue, Return, Grow, PyStmt]
 
 
 def walk(stmts) -> Iterator[Stmt]:

@@ -37,6 +37,8 @@ from conformance.program.ir import (
     OutVar,
     Param,
     ProgramError,
+    PyCond,
+    PyStmt,
     Return,
     SeqSpec,
     ShapeCond,
@@ -50,6 +52,7 @@ from conformance.program.ir import (
     walk,
 )
 from conformance.program.ops import OPS
+from conformance.program.pyvalues import python_constructs
 from conformance.program.typecheck import check_program
 
 FORMAT_VERSION = 1
@@ -94,11 +97,12 @@ class Program:
         for s in self.walk():
             if isinstance(s, If):
                 found.add({TensorCond: "if_tensor", KwargCond: "if_kwarg", ShapeCond: "if_shape",
-                           LoopVarCond: "if_loopvar"}[type(s.cond)])
+                           LoopVarCond: "if_loopvar", PyCond: "if_python"}[type(s.cond)])
             elif isinstance(s, While):
                 found.add("while_tensor")
             elif isinstance(s, For):
-                found.add("for_kwarg" if isinstance(s.count, str) else "for_const")
+                found.add("for_const" if isinstance(s.count, int) else
+                          "for_kwarg" if s.count in {k.name for k in self.kwargs} else "for_data")
             elif isinstance(s, Break):
                 found.add("break")
             elif isinstance(s, Continue):
@@ -116,6 +120,7 @@ class Program:
             if isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].train_layer:
                 found.add("train_layer")
             found.update(effect_constructs(s))
+        found |= python_constructs(self)
         if self.training:
             found.add("train_mode")
             if self._unused_dropouts(used):
@@ -160,16 +165,21 @@ class Program:
                     env[s.out] = frozenset({(s.source, s.path)}) | control
                 elif isinstance(s, OpStmt):
                     env[s.out] = sources(env, s.args) | control | ({("random", id(s))} if _random(s) else set())
+                elif isinstance(s, PyStmt):  # a changed list or dict depends on what it held and what went in
+                    env[s.out] = sources(env, s.args) | control
+                    if s.op == "pop":
+                        env[s.args[0]] = env[s.out]
                 elif isinstance(s, Grow):
                     env[s.out] = sources(env, (s.init, s.piece)) | control
                 elif isinstance(s, If):
-                    decided_by_data = isinstance(s.cond, (TensorCond, ShapeCond))
+                    decided_by_data = isinstance(s.cond, (TensorCond, ShapeCond, PyCond))
                     deciding = sources(env, [s.cond.var]) if decided_by_data else frozenset()
                     env = join(visit(s.then, dict(env), control | deciding),
                                visit(s.orelse, dict(env), control | deciding))
                 elif isinstance(s, (While, For)):
                     while True:  # iterate to a fixed point: the body may run any number of times
-                        deciding = sources(env, [s.cond.var]) if isinstance(s, While) else frozenset()
+                        deciding = sources(env, [s.cond.var]) if isinstance(s, While) else \
+                            sources(env, [s.count]) if isinstance(s.count, str) else frozenset()
                         after = join(env, visit(s.body, dict(env), control | deciding))
                         if after == env:
                             break
@@ -307,7 +317,7 @@ def _out_from(d: dict) -> Out:
     raise ProgramError(f"unknown output kind {kind!r}")
 
 
-_CONDS = {"tensor": TensorCond, "kwarg": KwargCond, "shape": ShapeCond, "loopvar": LoopVarCond}
+_CONDS = {"tensor": TensorCond, "kwarg": KwargCond, "shape": ShapeCond, "loopvar": LoopVarCond, "py": PyCond}
 _COND_NAMES = {v: k for k, v in _CONDS.items()}
 
 
@@ -341,6 +351,8 @@ def _stmt_to(s: Stmt) -> dict:
         return {"kind": "break"}
     if isinstance(s, Continue):
         return {"kind": "continue"}
+    if isinstance(s, PyStmt):
+        return {"kind": "py", "out": s.out, "op": s.op, "args": list(s.args), "attrs": {k: v for k, v in s.attrs}}
     if isinstance(s, Grow):
         return {"kind": "grow", "out": s.out, "init": s.init, "piece": s.piece, "dim": s.dim, "reduce": s.reduce,
                 "count": s.count, "counter": s.counter, "cond": None if s.cond is None else _cond_to(s.cond)}
@@ -375,6 +387,9 @@ def _stmt_from(d: dict) -> Stmt:
         return Continue()
     if kind == "return":
         return Return(_out_from(d["value"]))
+    if kind == "py":
+        return PyStmt(d["out"], d["op"], tuple(d["args"]),
+                      tuple(sorted((k, _attr_value(v)) for k, v in d.get("attrs", {}).items())))
     if kind == "grow":
         cond = None if d.get("cond") is None else _cond_from(d["cond"])
         if cond is not None and not isinstance(cond, TensorCond):

@@ -1,5 +1,6 @@
 """What a block of a program being drawn may see and reassign (:mod:`conformance.program.strategies`): its
-variables with their types and value intervals, and which outer variables it may write."""
+tensor variables with their types and value intervals, its Python values, and which outer variables it may
+write."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ class Scope:
     # inside a loop body, the variables created in that body: the only in-place targets there, since
     # a variable from before the loop may alias another one on the next iteration
     loop_owned: Optional[set] = None
+    #: Python values and variables whose type differs by path (:mod:`conformance.program.pydrawing`): name -> type;
+    #: op drawing never sees them (``env`` holds tensors only)
+    py: dict = field(default_factory=dict)
 
     def child(self, limits: Optional[dict] = None, loop=None) -> "Scope":
         inherited = dict(self.limits) if limits is None else limits
@@ -54,7 +58,7 @@ class Scope:
             inherited.update({n: None for n in self.local})
         owned = set() if loop else (None if self.loop_owned is None else self.loop_owned | self.local)
         return Scope(dict((k, Variable(v.type, v.iv, v.edge)) for k, v in self.env.items()), inherited, self.depth + 1,
-                      self.loops + ((loop,) if loop else ()), loop_owned=owned)
+                      self.loops + ((loop,) if loop else ()), loop_owned=owned, py=dict(self.py))
 
     def may_write_in_place(self, name: str) -> bool:
         if name in self.local:

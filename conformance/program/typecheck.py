@@ -1,11 +1,18 @@
-"""Type checking of programs: every statement's shapes and dtypes, scoping and control flow.
+"""Type checking of programs: every statement's type (shapes and dtypes of tensors, Python values), scoping and
+control flow.
+
+A variable may change type, as Python allows: after an ``if`` its type is the union of what each branch leaves
+in it, after a loop the union over any number of iterations (a fixed point). A union is fine until the variable
+is read where one type is needed (an op takes a tensor of one type, ``range()`` an int): there the checker
+rejects it, as eager Python would fail on some input.
 
 :func:`check_program` is what makes a case file safe to load: it raises a
-:class:`~conformance.ir.ProgramError` that names the statement and what is wrong.
+:class:`~conformance.program.ir.ProgramError` that names the statement and what is wrong.
 """
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import re
 from typing import TYPE_CHECKING, Mapping, Optional, Sequence
@@ -29,6 +36,9 @@ from conformance.program.ir import (
     OutSeq,
     OutVar,
     ProgramError,
+    PyCond,
+    PyStmt,
+    PyType,
     Return,
     SeqSpec,
     ShapeCond,
@@ -37,9 +47,13 @@ from conformance.program.ir import (
     TensorSpec,
     TensorType,
     While,
+    is_number,
+    options,
+    union,
 )
 from conformance.program.ops import check_op
 from conformance.program.ops.record import name_data_dim, need
+from conformance.program.pyops import check_pyop
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"self", "torch", "F", "np", "paddle", "tf", "nn", "List", "Dict", "Tuple"}
@@ -49,6 +63,17 @@ _KWARG_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
 
 if TYPE_CHECKING:
     from conformance.program.program import Program
+
+INT_TYPE, BOOL_TYPE, NONE_TYPE = PyType("int"), PyType("bool"), PyType("none")
+#: Python-value ops whose result is computed from a tensor's values (not its shape).
+DATA_OPS = ("item", "int_of", "bool_of", "acc_add")
+
+
+def join(env: dict, *paths: dict) -> None:
+    """After an ``if`` or a loop: each variable of ``env`` gets the union of its types in ``paths`` (the variables
+    each way through leaves; one assigned only inside a block stays local to it)."""
+    for name in env:
+        env[name] = union(*(p[name] for p in paths))
 
 
 def _ident(name: str, what: str) -> None:
@@ -128,12 +153,17 @@ class TypeChecker:
         self.params = {p.name: p for p in program.params}
         self.out_type: Optional[str] = None
         self.arg_types: dict[int, list[TensorType]] = {}  # id(OpStmt) -> the types of its arguments
+        #: what the walk saw of Python values (``conformance.program.pyvalues.python_constructs`` reads it): the
+        #: variables holding a value computed from a tensor's data, and ``type_differs_if`` /
+        #: ``type_change_while`` where a data-dependent ``if`` or ``while`` leaves a variable another type
+        self.data_derived: set = set()
+        self.events: set = set()
 
     def run(self, outputs: bool = True) -> None:
         p = self.p
         loop_names = [s.counter for s in p.walk() if isinstance(s, (While, Grow))] + \
             [s.var for s in p.walk() if isinstance(s, For)]
-        tensor_names = {s.out for s in p.walk() if isinstance(s, (Get, OpStmt, Grow))}
+        tensor_names = {s.out for s in p.walk() if isinstance(s, (Get, OpStmt, Grow, PyStmt))}
         if len(set(loop_names)) != len(loop_names) or set(loop_names) & tensor_names:
             raise ProgramError("loop counters and loop variables need names of their own (not shared with each "
                                "other or with tensor variables)")
@@ -158,7 +188,8 @@ class TypeChecker:
         for q in p.params:
             if not q.shape or any(not isinstance(d, int) or d < 1 for d in q.shape):
                 raise ProgramError(f"param {q.name!r}: bad shape {list(q.shape)}")
-        env: dict[str, TensorType] = {}
+        env: dict = {}
+        self.env = env  # the variables and their types at the end of the body
         self.block(p.body, env, loops=(), where="body")
         if not outputs:
             return
@@ -175,9 +206,16 @@ class TypeChecker:
         _ident(name, f"{where}: variable")
         if name in self.inputs or name in self.kwargs or name in self.params:
             raise ProgramError(f"{where}: {name!r} shadows an input, kwarg or param")
-        if name in env and env[name] != t:
-            raise ProgramError(f"{where}: {name!r} changes type from {env[name]} to {t}")
         env[name] = t
+
+    def tensors(self, env: dict, name: str, where: str, what: str) -> list:
+        """The tensor types ``name`` may hold: it must be assigned and hold a tensor (of one of them) on every path."""
+        if name not in env:
+            raise ProgramError(f"{where}: {what} uses {name!r} before it is assigned")
+        found = sorted(options(env[name]), key=str)
+        if not all(isinstance(t, TensorType) for t in found):
+            raise ProgramError(f"{where}: {what} needs a tensor; {name!r} holds {env[name]}")
+        return found
 
     def stmt(self, s, env: dict, loops: tuple, where: str) -> None:
         if isinstance(s, Get):
@@ -185,58 +223,43 @@ class TypeChecker:
                 raise ProgramError(f"{where}: unknown input {s.source!r}")
             self.assign(env, s.out, _leaf_at(self.inputs[s.source], s.path, where).type, where)
         elif isinstance(s, OpStmt):
-            rec = check_op(s.op)
-            types = []
+            # an argument that is a union of tensor types: the op must fit each (as eager runs it on any of them)
+            combos = list(itertools.product(*(self.tensors(env, a, where, s.op) for a in s.args)))[:16]
+            self.arg_types[id(s)] = list(combos[0])
+            self.assign(env, s.out, union(*(self.op_result(s, list(ts), env, loops, where) for ts in combos)), where)
+        elif isinstance(s, PyStmt):
             for a in s.args:
                 if a not in env:
                     raise ProgramError(f"{where}: {s.op} uses {a!r} before it is assigned")
-                types.append(env[a])
+            types = [env[a] for a in s.args]
             self.arg_types[id(s)] = types
-            for q in s.params:
-                if q not in self.params:
-                    raise ProgramError(f"{where}: unknown param {q!r}")
-            attrs = s.attr
-            if s.op == "mul_kwarg" and (attrs.get("kwarg") not in self.kwargs
-                                        or self.kwargs[attrs["kwarg"]].type != "float"):
-                raise ProgramError(f"{where}: mul_kwarg needs the name of a float kwarg")
+            if s.op in DATA_OPS or any(a in self.data_derived for a in s.args if not isinstance(env[a], TensorType)):
+                self.data_derived.add(s.out)
             try:
-                out = rec.check(types, attrs)
-                want = [shape for shape, _ in rec.params(types, attrs)]
-                if rec.data_dependent:  # the size is the data's: one symbol per result, never reassigned
-                    need(not loops, f"{s.op}'s result size depends on the data: it is not applied inside a loop")
-                    need(s.out not in env, f"{s.op}'s result size depends on the data: it assigns a new variable, "
-                                           f"not {s.out!r}")
-                    out = name_data_dim(out, s.out)
-            except KeyError as e:
-                raise ProgramError(f"{where}: {s.op} is missing attribute {e}") from None
+                out = check_pyop(s, types)
             except ProgramError as e:
                 raise ProgramError(f"{where}: {e}") from None
-            if rec.inplace and s.out != s.args[0]:
-                raise ProgramError(f"{where}: in-place {s.op} must assign to its first argument {s.args[0]!r}")
-            got = [self.params[q].shape for q in s.params]
-            if got != want:
-                raise ProgramError(f"{where}: {s.op} needs params of shapes {want}, got {got}")
-            trainable = [getattr(w, "trainable", True) for w in rec.params(types, attrs)]
-            if [self.params[q].trainable for q in s.params] != trainable:
-                raise ProgramError(f"{where}: {s.op} needs params with trainable = {trainable} (False: running "
-                                   f"statistics, buffers no optimizer updates)")
             self.assign(env, s.out, out, where)
         elif isinstance(s, If):
             self.cond(s.cond, env, loops, where)
-            for branch, name in ((s.then, "then"), (s.orelse, "else")):
-                self.block(branch, dict(env), loops, f"{where}.{name}")
+            branches = [dict(env), dict(env)]
+            for branch, name, inner in ((s.then, "then", branches[0]), (s.orelse, "else", branches[1])):
+                self.block(branch, inner, loops, f"{where}.{name}")
+            if self.data_dependent(s.cond) and any(branches[0][n] != branches[1][n] for n in env):
+                self.events.add("type_differs_if")
+            join(env, *branches)
         elif isinstance(s, While):
             self.cond(s.cond, env, loops, where)
             if not isinstance(s.max_iter, int) or s.max_iter < 0:
                 raise ProgramError(f"{where}: max_iter must be a non-negative int")
             _ident(s.counter, f"{where}: counter")
-            self.block(s.body, dict(env), loops + ("while",), f"{where}.body")
+            self.loop(s.body, env, loops + ("while",), f"{where}.body", {}, s.cond)
         elif isinstance(s, Grow):
             self.grow(s, env, where)
         elif isinstance(s, For):
-            self.count(s.count, where)
+            self.count(s.count, where, env)
             _ident(s.var, f"{where}: loop variable")
-            self.block(s.body, dict(env), loops + (s.var,), f"{where}.body")
+            self.loop(s.body, env, loops + (s.var,), f"{where}.body", {s.var: INT_TYPE}, None)
         elif isinstance(s, (Break, Continue)):
             if not loops:
                 raise ProgramError(f"{where}: {type(s).__name__.lower()} outside a loop")
@@ -245,7 +268,65 @@ class TypeChecker:
         else:
             raise ProgramError(f"{where}: not a statement: {s!r}")
 
-    def count(self, count, where: str) -> None:
+    def op_result(self, s: OpStmt, types: list, env: dict, loops: tuple, where: str) -> TensorType:
+        """The type of an op statement's result for argument types ``types`` (raises :class:`ProgramError`)."""
+        rec = check_op(s.op)
+        for q in s.params:
+            if q not in self.params:
+                raise ProgramError(f"{where}: unknown param {q!r}")
+        attrs = s.attr
+        if s.op == "mul_kwarg" and (attrs.get("kwarg") not in self.kwargs
+                                    or self.kwargs[attrs["kwarg"]].type != "float"):
+            raise ProgramError(f"{where}: mul_kwarg needs the name of a float kwarg")
+        try:
+            out = rec.check(types, attrs)
+            want = [shape for shape, _ in rec.params(types, attrs)]
+            if rec.data_dependent:  # the size is the data's: one symbol per result, never reassigned
+                need(not loops, f"{s.op}'s result size depends on the data: it is not applied inside a loop")
+                need(s.out not in env, f"{s.op}'s result size depends on the data: it assigns a new variable, "
+                                       f"not {s.out!r}")
+                out = name_data_dim(out, s.out)
+        except KeyError as e:
+            raise ProgramError(f"{where}: {s.op} is missing attribute {e}") from None
+        except ProgramError as e:
+            raise ProgramError(f"{where}: {e}") from None
+        if rec.inplace and s.out != s.args[0]:
+            raise ProgramError(f"{where}: in-place {s.op} must assign to its first argument {s.args[0]!r}")
+        got = [self.params[q].shape for q in s.params]
+        if got != want:
+            raise ProgramError(f"{where}: {s.op} needs params of shapes {want}, got {got}")
+        trainable = [getattr(w, "trainable", True) for w in rec.params(types, attrs)]
+        if [self.params[q].trainable for q in s.params] != trainable:
+            raise ProgramError(f"{where}: {s.op} needs params with trainable = {trainable} (False: running "
+                               f"statistics, buffers no optimizer updates)")
+        return out
+
+    def loop(self, body, env: dict, loops: tuple, where: str, own: dict, cond) -> None:
+        """Check a loop body for any number of iterations: what an iteration leaves in an outer variable joins
+        what it held before, until the types stop changing; the condition of a ``while`` is checked again on
+        what an iteration leaves."""
+        for _ in range(8):
+            before = dict(env)
+            inner = {**env, **own}
+            self.block(body, inner, loops, where)
+            join(env, dict(env), {k: v for k, v in inner.items() if k not in own or k in before})
+            if cond is not None and env != before:
+                self.events.add("type_change_while")
+            if cond is not None:
+                self.cond(cond, env, loops, where)
+            if env == before:
+                return
+        raise ProgramError(f"{where}: the types of the loop's variables do not settle")
+
+    def data_dependent(self, c) -> bool:
+        """Whether a condition depends on a tensor's values."""
+        return isinstance(c, TensorCond) or (isinstance(c, PyCond) and c.var in self.data_derived)
+
+    def count(self, count, where: str, env: Optional[dict] = None) -> None:
+        if isinstance(count, str) and count not in self.kwargs and env is not None and count in env:
+            if env[count] != INT_TYPE:
+                raise ProgramError(f"{where}: range() count {count!r} holds {env[count]}, not an int")
+            return
         if isinstance(count, str):
             k = self.kwargs.get(count)
             if k is None or k.type != "int" or any(v < 0 or v > 16 for v in (k.default, *k.choices)):
@@ -257,7 +338,9 @@ class TypeChecker:
         for name in (s.init, s.piece):
             if name not in env:
                 raise ProgramError(f"{where}: grow uses {name!r} before it is assigned")
-        t = env[s.init]
+        t = self.tensors(env, s.init, where, "grow")[0]
+        if env[s.init] != t:
+            raise ProgramError(f"{where}: grow needs a tensor of one type; {s.init!r} holds {env[s.init]}")
         if env[s.piece] != t or t.dtype != "float32":
             raise ProgramError(f"{where}: grow needs float tensors of one type, got {t} and {env[s.piece]}")
         if not isinstance(s.dim, int) or isinstance(s.dim, bool) or not 0 <= s.dim < t.rank \
@@ -277,7 +360,8 @@ class TypeChecker:
 
     def cond(self, c, env: dict, loops: tuple, where: str) -> None:
         if isinstance(c, TensorCond):
-            if c.var not in env or env[c.var].dtype != "float32":
+            if c.var not in env or not all(isinstance(t, TensorType) and t.dtype in ("float32", "float64")
+                                           for t in options(env[c.var])):
                 raise ProgramError(f"{where}: condition needs a float variable, got {c.var!r}")
             if c.reduce not in _REDUCES or c.cmp not in (">", "<") or not _kwarg_value_ok("float", c.value):
                 raise ProgramError(f"{where}: bad tensor condition {c}")
@@ -290,8 +374,21 @@ class TypeChecker:
                     raise ProgramError(f"{where}: truth test needs a bool kwarg")
             elif c.cmp not in _CMPS or not _kwarg_value_ok(k.type, c.value):
                 raise ProgramError(f"{where}: bad kwarg condition {c}")
+        elif isinstance(c, PyCond):
+            t = env.get(c.var)
+            if t is None:
+                raise ProgramError(f"{where}: condition on {c.var!r} before it is assigned")
+            if c.cmp in ("none", "some"):
+                if NONE_TYPE not in options(t):
+                    raise ProgramError(f"{where}: an 'is None' test of {c.var!r}, which is never None ({t})")
+            elif c.cmp in ("truth", "not"):
+                if t != BOOL_TYPE:
+                    raise ProgramError(f"{where}: a truth test needs a Python bool; {c.var!r} holds {t}")
+            elif c.cmp not in _CMPS or not is_number(t) or not _kwarg_value_ok("float", c.value):
+                raise ProgramError(f"{where}: bad condition {c} on {c.var!r} ({t})")
         elif isinstance(c, ShapeCond):
-            if c.var not in env or not 0 <= c.dim < env[c.var].rank or c.cmp not in _CMPS \
+            if c.var not in env or not isinstance(env[c.var], TensorType) or not 0 <= c.dim < env[c.var].rank \
+                    or c.cmp not in _CMPS \
                     or not _kwarg_value_ok("int", c.value):
                 raise ProgramError(f"{where}: bad shape condition {c}")
         elif isinstance(c, LoopVarCond):
@@ -329,13 +426,14 @@ def env_for_return(checker: TypeChecker, target: Return) -> dict:
             if s is target:
                 found.update(env)
                 return True
-            if isinstance(s, (Get, OpStmt, Grow)):
+            if isinstance(s, (Get, OpStmt, Grow, PyStmt)):
                 checker.stmt(s, env, loops, "return-scan")
             elif isinstance(s, If):
                 if visit(s.then, dict(env), loops) or visit(s.orelse, dict(env), loops):
                     return True
             elif isinstance(s, (While, For)):
-                if visit(s.body, dict(env), loops + ((s.var,) if isinstance(s, For) else ())):
+                inner = {**env, s.var: INT_TYPE} if isinstance(s, For) else dict(env)
+                if visit(s.body, inner, loops + ((s.var,) if isinstance(s, For) else ())):
                     return True
         return False
 

@@ -2,20 +2,22 @@
 
 The clean rendering (:func:`~conformance.render.source.render`) writes ``forward`` statement by statement,
 depth first, one line per simple statement, so the statements are found in order from the ``def`` of the
-model's method: an op or input read by ``<out> = ``, an ``if`` by ``if ``, a ``while`` by its ``while``
-line, a ``for`` by ``for <var> in range(``, a grow loop by ``<out> = <init>`` (it is named by the line of its
-loop; the reduction after the loop ends it).
+model's method: an op or input read by ``<out> = `` (a Python-value statement by its variable's name), an ``if``
+by ``if ``, a ``while`` by its ``while`` line, a ``for`` by ``for <var> in range(``, a grow loop by
+``<out> = <init>`` (it is named by the line of its loop; the reduction after the loop ends it).
 """
 
 from __future__ import annotations
 
 from conformance.program.flow import locations
-from conformance.program.ir import Break, Continue, For, Get, Grow, If, OpStmt, Return, While
+from conformance.program.ir import Break, Continue, For, Get, Grow, If, OpStmt, PyStmt, Return, While
 from conformance.program.program import Program
 from conformance.render.source import DIALECTS, render
 
 
-def _starts(s) -> str:
+def _starts(s):
+    if isinstance(s, PyStmt):  # ``v3 = ``, ``v3: List[int] = ``, ``v3.append(``, ``v3[0] = ``, ``v3 += ``
+        return tuple(s.out + c for c in " :.[")
     if isinstance(s, (Get, OpStmt)):
         return f"{s.out} = "
     if isinstance(s, Grow):

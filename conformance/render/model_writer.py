@@ -22,6 +22,8 @@ from conformance.program.ir import (
     OutSeq,
     OutVar,
     ProgramError,
+    PyCond,
+    PyStmt,
     Return,
     SeqSpec,
     ShapeCond,
@@ -33,6 +35,7 @@ from conformance.program.ir import (
 from conformance.program.ops import OPS
 from conformance.program.ops.effects import flag_number
 from conformance.program.program import Program
+from conformance.program.pyops import PYOPS, tensor_arrays
 from conformance.program.typecheck import op_arg_types
 from conformance.render.dialects import Dialect
 
@@ -67,6 +70,25 @@ def _decide(k, value):
 
 def _watch(k, kind, a, b=None):
     PROBES.append((kind, k, _to_np(a) if b is None else (_to_np(a), _to_np(b)), None))
+
+
+def _number(v):
+    return float(v) if isinstance(v, (bool, int, float)) else float(_to_np(v))
+
+
+def _pcond(k, lhs, rhs, cmp):
+    value = lhs > rhs if cmp == ">" else lhs < rhs if cmp == "<" else lhs == rhs
+    PROBES.append(("cond", k, (_number(lhs), rhs), bool(value)))
+    return _forced(k, value)
+
+
+def _counted(k, n):
+    """range(n), each iteration a decision (and the end one): a trip count the data decides."""
+    for i in range(int(n)):
+        if not _decide(k, True):
+            return
+        yield i
+    _decide(k, False)
 '''
 
 _LOADERS = '''
@@ -134,6 +156,8 @@ class ModelWriter:
         self.lines: list[str] = []
         self.n_probes = 0
         self.owner = program.self_name  # what the weights are attributes of (``self.w0``)
+        self.arrays = tensor_arrays(program) if d.framework == "tf" else set()  # lists that are tf.TensorArrays
+        self.kwarg_names = {k.name for k in program.kwargs}
 
     def probe_id(self) -> int:
         self.n_probes += 1
@@ -194,9 +218,30 @@ class ModelWriter:
             text = {"truth": c.name, "not": f"not {c.name}"}.get(c.cmp) or f"{c.name} {c.cmp} {c.value!r}"
         elif isinstance(c, ShapeCond):
             text = f"{self.d.dim_size.format(var=c.var, dim=c.dim)} {c.cmp} {c.value!r}"
+        elif isinstance(c, PyCond) and c.cmp in ("<", ">", "=="):
+            if self.probed:
+                return f"_pcond({self.probe_id()}, {c.var}, {c.value!r}, {c.cmp!r})"
+            text = f"{c.var} {c.cmp} {c.value!r}"
+        elif isinstance(c, PyCond):
+            text = {"truth": c.var, "not": f"not {c.var}", "none": f"{c.var} is None",
+                    "some": f"{c.var} is not None"}[c.cmp]
         else:
             text = f"{c.var} {c.cmp} {c.value!r}"
         return f"_decide({self.probe_id()}, {text})" if self.probed else text
+
+    def py(self, s: PyStmt, depth: int) -> None:
+        """A Python-value statement (:mod:`conformance.program.pyops`), as the framework's users write it."""
+        op = PYOPS[s.op]
+        array = op.tensor_array and (s.out if op.name == "list_new" else s.args[0]) in self.arrays
+        tpl = op.tensor_array if array else op.emit[self.d.framework]
+        types = self.arg_types[id(s)]
+        fields = dict(s.attr, out=s.out, float=self.float)
+        fields.update({k: v.format(*s.args, **fields) for k, v in op.fields(types, s.attr, self.d.framework).items()})
+        if self.probed and op.probe:
+            self.emit(depth, f"_watch({self.probe_id()}, {op.probe!r}, "
+                             f"{op.probe_args[self.d.framework].format(*s.args, **fields)})")
+        for line in tpl.format(*s.args, **fields).split("\n"):
+            self.emit(depth, line)
 
     def block(self, stmts, depth: int) -> None:
         if not stmts:
@@ -229,8 +274,12 @@ class ModelWriter:
             self.emit(depth, f"while {s.counter} < {s.max_iter} and {self.cond(s.cond)}:")
             self.emit(depth + 1, f"{s.counter} += 1")
             self.block(s.body, depth + 1)
+        elif isinstance(s, PyStmt):
+            self.py(s, depth)
         elif isinstance(s, For):
-            self.emit(depth, f"for {s.var} in range({s.count}):")
+            counted = isinstance(s.count, str) and s.count not in self.kwarg_names  # a trip count the data decides
+            trips = f"_counted({self.probe_id()}, {s.count})" if self.probed and counted else f"range({s.count})"
+            self.emit(depth, f"for {s.var} in {trips}:")
             self.block(s.body, depth + 1)
         elif isinstance(s, Grow):
             self.emit(depth, f"{s.out} = {s.init}")

@@ -16,6 +16,8 @@ from conformance.program.ir import (
     If,
     LoopVarCond,
     OpStmt,
+    PyCond,
+    PyStmt,
     Return,
     ShapeCond,
     TensorCond,
@@ -52,6 +54,17 @@ def _assigns(stmts) -> set:
 
 class _Unsupported(Exception):
     """A construct ``build_graph`` does not express: the module's ``build_graph`` raises with this reason."""
+
+
+def python_values(program: Program) -> None:
+    """Python values (numbers from tensors, lists, dicts, ``None``, a variable that changes type) are Python-level
+    code of TF2 eager: a TF1 graph has tensors only, and a list grown in a ``tf.while_loop`` is a TensorArray
+    threaded through the loop by hand. ``build_graph`` declines such a program (raises :class:`_Unsupported`)."""
+    for s in walk(program.body):
+        if isinstance(s, PyStmt) or isinstance(getattr(s, "cond", None), PyCond) or \
+                (isinstance(s, For) and isinstance(s.count, str) and s.count not in {k.name for k in program.kwargs}):
+            raise _Unsupported("Python values (numbers from tensors, lists, dicts, None, variables that change "
+                               "type) are Python-level code of TF2 eager, not expressed in this TF1 graph")
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,7 @@ class GraphWriter(ModelWriter):
                 "Python",
                 '    if and for only where the decision is known when the graph is built."""']
         try:
+            python_values(p)
             self.seq(p.body, 1, set(out_leaves(p.output)), f"return {self.out(p.output)}")
         except _Unsupported as e:
             self.lines = ["    raise NotImplementedError(" + repr(f"build_graph: {e}") + ")"]

@@ -317,10 +317,11 @@ def move_control_flow(case: Case) -> Iterator[Case]:
         elif isinstance(s, (While, For)):
             yield _with_body(case, _edit(body, loc, lambda s: s.body))
             bound = s.max_iter if isinstance(s, While) else s.count
-            if isinstance(bound, str):  # range(kwarg): the example's value as a constant
-                value = dict(case.example.kwargs).get(bound, next(k.default for k in case.program.kwargs
-                                                                   if k.name == bound))
-                yield _with_body(case, _edit(body, loc, lambda s: (replace(s, count=value),)))
+            if isinstance(bound, str):  # range(kwarg): the example's value as a constant (range(n) of a variable: kept)
+                defaults = {k.name: k.default for k in case.program.kwargs}
+                if bound in defaults:
+                    value = dict(case.example.kwargs).get(bound, defaults[bound])
+                    yield _with_body(case, _edit(body, loc, lambda s: (replace(s, count=value),)))
                 continue
             for smaller in sorted({0, 1, bound // 2, bound - 1}):
                 if 0 <= smaller < bound:

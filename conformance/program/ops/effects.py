@@ -11,9 +11,8 @@ with the program's variables. Three families, each drawn only for programs that 
 * ``state``: buffers updated in ``forward`` (a counter, a running mean, a cache of the last call, a buffer
   rebound to a new tensor) and a plain Python attribute forward reads, changed by the caller between calls
   (``before_call`` in the model's module); the runner makes every call on one model, in order;
-* ``dynamism``: ``.item()`` and ``int(t)`` feeding Python arithmetic, ``x.shape[i]`` and ``x.numel()`` feeding
-  ``arange``, ``full`` and ``reshape(-1, n)``, a variable that changes type or dtype across iterations, lists
-  grown in a loop and stacked, a ``for`` over a tensor's rows, tuple rotation and a dict built and swapped,
+* ``dynamism``: ``x.shape[i]`` and ``x.numel()`` feeding ``arange``, ``full`` and ``reshape(-1, n)``, a ``for``
+  over a tensor's rows, tuple rotation and a dict built and swapped,
   short-circuit ``and``/``or`` mixing Python values and tensors, a closure, a helper with an optional tensor
   argument (``is None``), a submodule, a ``with no_grad()`` block.
 
@@ -21,6 +20,10 @@ TensorFlow has no in-place ops and no views on tensors, so the ``mutation`` fami
 (``missing`` says so, and ``conformance ops`` shows it); nor has it ``.item()`` or ``int(t)`` inside a traced
 function. Its state is ``tf.Variable`` assignment (a buffer is never rebound), and ``no_grad`` is
 ``tf.stop_gradient``.
+
+Python numbers from tensors (``.item()``, ``int(t)``), variables that change type or dtype, and lists and dicts
+grown in loops are not templates here: they are statements of their own, composed with the program's control
+flow (:mod:`conformance.program.pyops`, drawn by :mod:`conformance.program.pydrawing`).
 """
 
 from __future__ import annotations
@@ -253,18 +256,6 @@ _effect("module_flag", "state", 1, "a plain Python attribute (self.switch0) read
 
 # ---------------------------------------------------------------- Python-level dynamism
 
-_effect("item_arith", "dynamism", 1, "s = x.mean().item(): a Python float feeding arithmetic",
-        per_framework("{out}_s = {0}.mean().item()\n{out} = {0} * 0.5 + {out}_s",
-                      "{out}_s = {0}.mean().item()\n{out} = {0} * 0.5 + {out}_s", ""),
-        lambda ivs, a, ts: (1.5 * ivs[0][0], 1.5 * ivs[0][1]), missing={"tf": _NO_TF_ITEM})
-_effect("int_cast", "dynamism", 1, "n = int(x.abs().sum()) % 3 + 1: a tensor as a Python int in arithmetic",
-        per_framework("{out}_n = int({0}.abs().sum()) % 3 + 1\n{out} = {0} * {out}_n",
-                      "{out}_n = int({0}.abs().sum()) % 3 + 1\n{out} = {0} * {out}_n", ""),
-        lambda ivs, a, ts: hull(*ivs[0], *interval_mul(ivs[0], (1.0, 3.0))), probe="int",
-        probe_args={"torch": "{0}.abs().sum()", "paddle": "{0}.abs().sum()"}, missing={"tf": _NO_TF_ITEM},
-        tolerance="jumps where |x| sums to an integer: the guard watches that sum")
-
-
 def _arange_bound(ivs, a, ts):
     d = ts[0].shape[-1]
     n = d if isinstance(d, int) else 6
@@ -295,32 +286,6 @@ _effect("reshape_rows", "dynamism", 1, "x.reshape(-1, x.shape[-1]) and back to x
                       "{out}_r = {0}.reshape([-1, {0}.shape[-1]])\n{out} = {out}_r.reshape({0}.shape)",
                       "{out}_r = tf.reshape({0}, [-1, tf.shape({0})[-1]])\n{out} = tf.reshape({out}_r, tf.shape({0}))"),
         lambda ivs, a, ts: ivs[0], domain=lambda ivs, ts: ts[0].rank >= 2 and bool(static_dims(ts[0])))
-_effect("type_change", "dynamism", 1, "acc = 0.0, then acc = acc + x.mean() in a loop: a Python float becomes a "
-        "tensor", per_framework("{out}_acc = 0.0\nfor {out}_k in range(2):\n    {out}_acc = {out}_acc + {0}.mean()\n"
-                                "{out} = {0} - {out}_acc / 2",
-                                "{out}_acc = 0.0\nfor {out}_k in range(2):\n    {out}_acc = {out}_acc + {0}.mean()\n"
-                                "{out} = {0} - {out}_acc / 2",
-                                "{out}_acc = 0.0\nfor {out}_k in range(2):\n    {out}_acc = {out}_acc + "
-                                "tf.reduce_mean({0})\n{out} = {0} - {out}_acc / 2"),
-        lambda ivs, a, ts: (ivs[0][0] - ivs[0][1], ivs[0][1] - ivs[0][0]))
-_effect("dtype_change", "dynamism", 1, "q = floor(4x) as an int64 tensor, then q / 4 as a float again: one "
-        "variable, two dtypes", per_framework(
-            "{out}_q = ({0} * 4.0).floor().to(torch.int64)\n{out}_q = {out}_q.to({float}) / 4.0\n{out} = {out}_q",
-            "{out}_q = ({0} * 4.0).floor().astype('int64')\n{out}_q = {out}_q.astype({float}) / 4.0\n{out} = {out}_q",
-            "{out}_q = tf.cast(tf.floor({0} * 4.0), tf.int64)\n{out}_q = tf.cast({out}_q, {float}) / 4.0\n"
-            "{out} = {out}_q"),
-        lambda ivs, a, ts: (ivs[0][0] - 0.25, ivs[0][1]), probe="int",
-        probe_args={"torch": "{0} * 4.0", "paddle": "{0} * 4.0", "tf": "{0} * 4.0"},
-        tolerance="jumps at multiples of 1/4: the guard watches 4x")
-_effect("list_stack", "dynamism", 1, "a list grown in a loop (append x * (k + 1)), then stacked and averaged",
-        per_framework("{out}_l = []\nfor {out}_k in range({n}):\n    {out}_l.append({0} * ({out}_k + 1.0))\n"
-                      "{out} = torch.stack({out}_l).mean(0)",
-                      "{out}_l = []\nfor {out}_k in range({n}):\n    {out}_l.append({0} * ({out}_k + 1.0))\n"
-                      "{out} = paddle.stack({out}_l).mean(0)",
-                      "{out}_l = []\nfor {out}_k in range({n}):\n    {out}_l.append({0} * ({out}_k + 1.0))\n"
-                      "{out} = tf.reduce_mean(tf.stack({out}_l), 0)"),
-        lambda ivs, a, ts: hull(*ivs[0], *interval_mul(ivs[0], ((a["n"] + 1) / 2, (a["n"] + 1) / 2))),
-        attrs=lambda draw, ts: {"n": draw(strategies().integers(1, 3))})
 _effect("row_loop", "dynamism", 1, "for r in x: rows.append(tanh(r)); stack(rows): a for over a tensor's rows",
         per_framework("{out}_l = []\nfor {out}_r in {0}:\n    {out}_l.append(torch.tanh({out}_r))\n"
                       "{out} = torch.stack({out}_l)",
