@@ -21,12 +21,12 @@ import pytest
 from hypothesis import given
 
 from conformance.plugin import judge
-from conformance.program.strategies import cases
+from conformance.program.strategies import CONSTRUCTS, cases
 from conformance.run.runner import check
 
 pytestmark = pytest.mark.conformance_frameworks("paddle")
 
 
-@given(case=cases())
+@given(case=cases(constructs=CONSTRUCTS))
 def test_path_agrees_with_eager(conformance_path, conformance_device, case):
     judge(check(case, conformance_path, conformance_device), case, known_bugs="event")

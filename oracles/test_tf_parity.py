@@ -19,12 +19,12 @@ from hypothesis import given
 
 from conformance.plugin import judge
 from conformance.program.ops import TRIAGED_OPS
-from conformance.program.strategies import cases
+from conformance.program.strategies import CONSTRUCTS, cases
 from conformance.run.runner import check
 
 pytestmark = pytest.mark.conformance_frameworks("tf")
 
 
-@given(case=cases(ops=TRIAGED_OPS))
+@given(case=cases(ops=TRIAGED_OPS, constructs=CONSTRUCTS))
 def test_path_agrees_with_eager(conformance_path, conformance_device, case):
     judge(check(case, conformance_path, conformance_device), case)

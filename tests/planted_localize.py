@@ -297,13 +297,14 @@ def drawn_planted(seed: int, count: int, runner, pid: str = "torch.planted_loc_s
 
     from conformance.program.flow import executed, follow
     from conformance.program.ops import OPS
+    from conformance.program.strategies import CONSTRUCTS
     from conformance.program.typecheck import TypeChecker
     from conformance.run.campaign import generate_cases
 
     rng = random.Random(seed)
     ops = [name for name, rec in OPS.items() if not getattr(rec, "data_dependent", False)]
     out = []
-    for case in itertools.islice(generate_cases(seed, ops=ops), 400):
+    for case in itertools.islice(generate_cases(seed, ops=ops, constructs=CONSTRUCTS), 400):
         if len(out) >= count:
             break
         program = replace(case.program, meta=())

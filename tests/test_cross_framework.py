@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 from conformance.judge.oracle import diagnose
 from conformance.program.ops import OPS
-from conformance.program.strategies import cases
+from conformance.program.strategies import CONSTRUCTS, cases
 from conformance.run.runner import prepare
 
 FRAMEWORKS = [fw for fw, module in (("torch", "torch"), ("paddle", "paddle"), ("tf", "tensorflow"))
@@ -73,14 +73,14 @@ _settings = dict(deadline=None, derandomize=True, database=None, suppress_health
 
 
 @settings(max_examples=_QUICK, **_settings)
-@given(cases())
+@given(cases(constructs=CONSTRUCTS))
 def test_frameworks_agree_on_a_few_programs(case):
     check_agreement(case)
 
 
 @pytest.mark.slow
 @settings(max_examples=_SAMPLE, **_settings)
-@given(cases(max_statements=8))
+@given(cases(max_statements=8, constructs=CONSTRUCTS))
 def test_frameworks_agree_on_a_sample_of_programs(case):
     check_agreement(case)
 

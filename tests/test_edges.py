@@ -171,7 +171,7 @@ def test_a_campaign_finds_each_planted_edge_fault_within_2_minutes(fault):
         pytest.fail(f"{fault}: no mismatch in 1000 cases ({dict(outcomes)})")
     # inside the box (float32, no edge values, no empty tensors) the planted path is eager: it passes
     clean = collections.Counter(check(c, planted_edges.PLANTED[fault]).outcome
-                                for c in itertools.islice(generate_cases(0, ops=SAFE_OPS), 10))
+                                for c in itertools.islice(generate_cases(0, ops=SAFE_OPS, constructs=CONSTRUCTS), 10))
     assert clean["mismatch"] == 0 and clean["pass"] >= 5, f"{fault} off the edges: {dict(clean)}"
 
 

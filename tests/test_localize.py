@@ -16,7 +16,7 @@ from conformance.program.flow import Cut, cuts, describe, follow, locations
 from conformance.program.ir import For, Get, If, Input, OpStmt, OutVar, TensorCond, TensorSpec, While
 from conformance.program.ops import OPS
 from conformance.program.program import Program
-from conformance.program.strategies import cases
+from conformance.program.strategies import CONSTRUCTS, cases
 from conformance.program.truncate import truncate
 from conformance.render.lines import statement_lines
 from conformance.triage.localize import Localisation, verdict
@@ -41,7 +41,7 @@ def _known() -> Program:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(cases(max_statements=8, max_depth=3, ops=_OPS))
+@given(cases(max_statements=8, max_depth=3, ops=_OPS, constructs=CONSTRUCTS))
 def test_every_cut_of_a_drawn_program_truncates_to_a_program_that_type_checks(case):
     for cut in cuts(case.program):
         for options in ({}, {"taps": False, "keep_inputs": False}, {"markers": False}):

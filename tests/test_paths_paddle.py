@@ -32,7 +32,7 @@ from conformance.program.ir import (  # noqa: E402
     TensorSpec,
 )
 from conformance.program.program import Program  # noqa: E402
-from conformance.program.strategies import cases  # noqa: E402
+from conformance.program.strategies import CONSTRUCTS, cases  # noqa: E402
 from conformance.run.runner import check  # noqa: E402
 
 from . import planted_paddle  # noqa: E402
@@ -147,7 +147,7 @@ def test_an_onnx_model_dropping_a_loop_iteration_is_a_mismatch():
 
 
 @quick
-@given(cases(max_statements=4))
+@given(cases(max_statements=4, constructs=CONSTRUCTS))
 def test_planted_perturbation_is_caught_on_generated_programs(case):
     for name in ("planted_perturb_to_static", "planted_perturb_jit_save"):
         record = check(case, PATHS[f"paddle.{name}"])

@@ -38,7 +38,7 @@ from conformance.program.ir import (  # noqa: E402
 )
 from conformance.program.ops import TRIAGED_OPS  # noqa: E402
 from conformance.program.program import Program  # noqa: E402
-from conformance.program.strategies import cases  # noqa: E402
+from conformance.program.strategies import CONSTRUCTS, cases  # noqa: E402
 from conformance.run.runner import check, prepare, run_path  # noqa: E402
 
 from . import planted_tf  # noqa: E402,F401 - registers the planted paths
@@ -491,7 +491,7 @@ def test_the_tf1_graph_differentiates_as_eager_does():
 
 
 @settings(max_examples=8, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
-@given(case=cases(ops=TRIAGED_OPS))
+@given(case=cases(ops=TRIAGED_OPS, constructs=CONSTRUCTS))
 def test_the_tf1_graph_agrees_with_eager_on_generated_programs(case):
     """(oracles/test_tf_parity.py checks every path on more programs.)"""
     record = check(case, PATHS["tf.session"])

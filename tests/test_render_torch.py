@@ -9,13 +9,13 @@ from hypothesis import HealthCheck, given, settings
 torch = pytest.importorskip("torch")
 
 from conformance.program.case import map_tree, materialize, save_inputs  # noqa: E402
-from conformance.program.strategies import cases  # noqa: E402
+from conformance.program.strategies import CONSTRUCTS, cases  # noqa: E402
 from conformance.program.trees import flatten  # noqa: E402
 from conformance.render.source import load_model_module, render  # noqa: E402
 
 
 @settings(max_examples=15, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-@given(cases())
+@given(cases(constructs=CONSTRUCTS))
 def test_clean_and_probed_renderings_agree(case):
     src = render(case.program)
     compile(src, "model.py", "exec")
@@ -32,7 +32,8 @@ def test_clean_and_probed_renderings_agree(case):
 def test_model_file_is_a_standalone_reproducer(tmp_path):
     from hypothesis import find
 
-    case = find(cases(), lambda c: c.program.has_data_dependent_control_flow() and c.program.kwargs,
+    case = find(cases(constructs=CONSTRUCTS),
+                lambda c: c.program.has_data_dependent_control_flow() and c.program.kwargs,
                 settings=settings(database=None, suppress_health_check=list(HealthCheck)))
     model = tmp_path / "model.py"
     model.write_text(render(case.program))

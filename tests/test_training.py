@@ -111,7 +111,7 @@ def test_batch_norm_statistics_must_not_be_trainable():
 
 
 @quick
-@given(programs())
+@given(programs(constructs=CONSTRUCTS))
 def test_default_programs_draw_no_train_layers(program):
     assert not program.training and not {"dropout", "batch_norm", "detach"} & set(program.ops())
 

@@ -13,7 +13,7 @@ def cmd_paths(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from conformance.paths.catalogue import kind, markdown, registered_paths, selector
+    from conformance.paths.catalogue import kind, links, markdown, registered_paths, selector
     from conformance.paths.records import FRAMEWORK_MODULES, PLUGIN_ERRORS, framework_available
 
     out = console()
@@ -30,8 +30,10 @@ def cmd_paths(args) -> int:
     table = Table(title="conversion paths")
     for heading in ("path", "what", "modes", "specialises on", "known limitations"):
         table.add_column(heading)
-    for p in paths:
-        limitations = "\n".join(escape(f"{kind(lim)}, {selector(lim)} {lim.reason}") for lim in p.limitations)
+    for p in paths:  # --long: each record's details and provenance too
+        limitations = "\n".join(escape(f"{lim.name} ({kind(lim)}), {selector(lim)} {lim.reason}"
+                                        + (f"\n    {lim.details} {links(lim)}".rstrip() if args.long else ""))
+                                 for lim in p.records)
         modes = ", ".join(m for m in MODES if m in p.modes)
         table.add_row(p.id, p.description, modes, ", ".join(sorted(p.specializes)) or "-", limitations or "-")
     out.print(table)
@@ -45,24 +47,33 @@ def cmd_ops(args) -> int:
 
     from conformance.program.ops.table import op_coverage, table
 
-    coverage = None
+    coverage = pairs = lines = None
     if getattr(args, "results", None):  # per op and path: how many programs used it, with what outcomes
+        from conformance.program.coverage import summary_lines
+        from conformance.report.ops_view import pair_coverage
         from conformance.run.records import path_id, read_results
 
-        coverage = op_coverage((r.ops, path_id(r.framework, r.path), r.outcome) for r in read_results(args.results))
-    title, headings, rows = table(coverage)
+        records = list(read_results(args.results))
+        coverage = op_coverage((r.ops, path_id(r.framework, r.path), r.outcome) for r in records)
+        pairs = pair_coverage(records)  # per op and path: the share of its reachable attribute pairs judged
+        lines = summary_lines(pairs)
+    title, headings, rows = table(coverage, pairs)
     out = Table(title=title)
     for heading in headings:
         out.add_column(heading)
     for row in rows:
         out.add_row(*row)
     console().print(out)
+    for line in lines or ():
+        console().print(line)
     return 0
 
 
 def add_parsers(sub) -> None:
     paths = sub.add_parser("paths", help="list conversion paths and their known limitations")
-    paths.add_argument("--markdown", action="store_true", help="print Markdown tables (the README's are these)")
+    paths.add_argument("--markdown", action="store_true",
+                       help="print Markdown tables (the documentation site's paths reference is these)")
+    paths.add_argument("--long", action="store_true", help="with each known limitation's details and provenance")
     paths.set_defaults(fn=cmd_paths)
     ops = sub.add_parser("ops", help="list op records (with --results: per op and path, the outcomes of the programs "
                                      "that used it)")

@@ -22,9 +22,10 @@ from typing import Optional
 
 import hypothesis.strategies as st
 
+from conformance.program.coverage import Steering
 from conformance.program.dtypes import DRAWN_DTYPES, EDGE_KINDS, is_int
 from conformance.program.ir import DYNAMIC, OpStmt, TensorSpec, spec_leaves
-from conformance.program.op_drawing import spread
+from conformance.program.op_drawing import weighted
 from conformance.program.ops import OPS
 
 EDGE_CONSTRUCTS = ("dtypes", "edge_values", "edge_shapes")
@@ -50,38 +51,42 @@ def turned_on(draw, constructs) -> frozenset:
     return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs and draw(st.integers(0, SHARE - 1)) == SHARE - 1)
 
 
-def shape(draw, on: frozenset, dynamic: bool) -> tuple:
+def shape(draw, on: frozenset, dynamic: bool, steering: Optional[Steering] = None) -> tuple:
     """An input shape: rank 1 to 4 with dims 1 to 5; with ``edge_shapes`` also rank 0 and 5, a dim of 0, and
-    size-1 dims."""
+    size-1 dims. With ``steering``, the rank and the dynamic dim lean to those with attribute pairs not seen yet."""
     if "edge_shapes" not in on:
-        rank = draw(st.integers(1, 4))
+        rank = draw(st.integers(1, 4)) if steering is None else steered(draw, steering, "rank", (1, 2, 3, 4))
         dims = [draw(st.integers(1, 5)) for _ in range(rank)]
     else:
-        rank = draw(st.sampled_from([1, 2, 3, 4, 0, 5]))
+        rank = (draw(st.sampled_from([1, 2, 3, 4, 0, 5])) if steering is None
+                else steered(draw, steering, "rank", (1, 2, 3, 4, 0, 5)))
         dims = [draw(st.sampled_from([1, 2, 3, 0])) if rank == 5 else draw(st.sampled_from([2, 3, 1, 5, 0]))
                 for _ in range(rank)]
-    if dynamic and dims and draw(st.booleans()) and dims[0] != 0:
+    if dynamic and dims and (draw(st.booleans()) if steering is None
+                             else steered(draw, steering, "dynamic", (False, True))) and dims[0] != 0:
         dims[0] = DYNAMIC
     return tuple(dims)
 
 
-def program_dtype(draw, on: frozenset) -> str:
+def program_dtype(draw, on: frozenset, steering: Optional[Steering] = None) -> str:
     """The dtype of a program's inputs besides float32 (with ``dtypes``; else float32): one per program, so that
-    binary integer ops find two arguments of one dtype."""
-    return _evenly(draw, DRAWN_DTYPES) if "dtypes" in on else "float32"
+    binary integer ops find two arguments of one dtype; about evenly, or with ``steering`` leaning to the dtypes with
+    attribute pairs not seen yet."""
+    if "dtypes" not in on:
+        return "float32"
+    return steered(draw, steering, "dtype", DRAWN_DTYPES) if steering else weighted(draw, DRAWN_DTYPES, None)
 
 
-def _evenly(draw, choices):
-    """One of ``choices``, about evenly (Hypothesis draws small indices far more often: see ``spread``); the first
-    where shrinking goes."""
-    return choices[spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), len(choices))]
+def steered(draw, steering: Steering, feature: str, bins: tuple):
+    """One of ``bins`` of an argument feature, weighted by :meth:`Steering.bias` (the first where shrinking goes)."""
+    return weighted(draw, bins, steering.bias(feature, [str(b) for b in bins]))
 
 
 def leaf(draw, on: frozenset, shape: tuple, float_ranges, dtype: str) -> TensorSpec:
     """An input leaf of ``shape``: with ``dtypes``, of ``dtype`` (the program's, :func:`program_dtype`) or any other
     (float32 in one of ``float_ranges``); with ``edge_values`` an edge kind now and then."""
     if "dtypes" in on and draw(st.booleans()):  # half the leaves: any dtype; the others: the program's
-        dtype = _evenly(draw, DRAWN_DTYPES)
+        dtype = weighted(draw, DRAWN_DTYPES, None)
     ranges = float_ranges if not is_int(dtype) else UINT_RANGES if dtype == "uint8" else INT_RANGES
     lo, hi = draw(st.sampled_from(ranges))
     edge = ""

@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
+from conformance.program.coverage import CHOICES, Steering, features, pairs
 from conformance.program.ir import OpStmt, Param, ProgramError
 from conformance.program.ops import MAX_ABS, OPS, OpRecord, broadcast
 from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
@@ -40,10 +41,20 @@ def spread(first: int, second: int, n: int) -> int:
     return ((first * 2654435761) % 2**32 + (second * 2654435761 * 7) % 2**32) % n
 
 
+def weighted(draw, choices: tuple, weights) -> object:
+    """One of ``choices`` drawn by ``weights`` (positive numbers; None: evenly), from two drawn 32-bit values as
+    :func:`spread` scatters them; 0 and 0 give the first choice, where shrinking goes."""
+    shares = [max(1, round(w * 16)) for w in weights] if weights is not None else [1] * len(choices)
+    unit = spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), sum(shares))
+    return choices[bisect.bisect_right(list(itertools.accumulate(shares)), unit)]
+
+
 class OpDrawing:
     """Op statements, for the generator that mixes this in (see the module docstring)."""
 
     frameworks: tuple = ()  # the frameworks the program is rendered for (an op's ``refuses`` applies to them)
+    steering: Optional[Steering] = None  # pairwise coverage to steer by (conformance.program.coverage)
+    drawn_pairs: dict  # per op, the attribute pairs this program drew (with steering)
 
     def candidates(self, rec: OpRecord, scope, limit: int = 64) -> list[tuple[str, ...]]:
         """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
@@ -133,6 +144,25 @@ class OpDrawing:
             return made, OPS["cast"]
         raise ProgramError("no op fits the variables in scope")
 
+    def choose(self, rec: OpRecord, scope, candidates: list) -> tuple[tuple, list, dict]:
+        """The arguments of an op statement, their types and its attributes: drawn once, or with ``steering``
+        (:class:`~conformance.program.coverage.Steering`) :data:`~conformance.program.coverage.CHOICES` times,
+        taking the choice with the most attribute pairs not seen yet (the first of equals)."""
+        d = self.draw
+        best = None
+        for _ in range(1 if self.steering is None else CHOICES):
+            args = d(st.sampled_from(candidates))
+            types = [scope.env[a].type for a in args]
+            attrs = rec.attrs(d, types) if rec.attrs else {}
+            if self.steering is None:
+                return args, types, attrs
+            feats = features(rec.name, types, attrs, any(scope.env[a].edge for a in args))
+            score = self.steering.novelty(rec.name, feats, self.drawn_pairs.get(rec.name, ()))
+            if best is None or score > best[0]:
+                best = (score, args, types, attrs, feats)
+        self.drawn_pairs.setdefault(rec.name, set()).update(pairs(best[4]))
+        return best[1:4]
+
     def argument_for(self, rec: OpRecord, scope) -> list:
         """A statement that makes an argument ``rec`` takes: its record's :class:`~conformance.program.ops.record.
         Enabler`, or one that makes a variable of a dtype ``rec`` takes and no variable here has (none if none is
@@ -166,9 +196,12 @@ class OpDrawing:
             candidates = [args for args in candidates if fixed([scope.env[a].type for a in args]) is not None]
             if not candidates:
                 return None
-        args = d(st.sampled_from(candidates))
-        types = [scope.env[a].type for a in args]
-        attrs = fixed(types) if fixed else rec.attrs(d, types) if rec.attrs else {}
+        if fixed:
+            args = d(st.sampled_from(candidates))
+            types = [scope.env[a].type for a in args]
+            attrs = fixed(types)
+        else:
+            args, types, attrs = self.choose(rec, scope, candidates)
         if rec.name == "mul_kwarg":
             attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
         out_t = rec.check(types, attrs)
@@ -177,6 +210,8 @@ class OpDrawing:
             iv = EDGE_RANGE
         else:
             iv = rec.bound([scope.env[a].iv for a in args], attrs, types)
+            if not iv[0] <= iv[1]:  # a record's bug: the ops drawn next would take the inverted interval for values
+                raise ValueError(f"op record {rec.name}: value bound {iv} of arguments {types} is inverted")
             assume(all(math.isfinite(x) and abs(x) <= MAX_ABS for x in iv))
         params = []
         for weight in rec.params(types, attrs):

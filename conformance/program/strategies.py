@@ -24,6 +24,7 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from conformance.program.case import Case, InputSet
+from conformance.program.coverage import Steering
 from conformance.program.edges import EDGE_CONSTRUCTS, EdgeStatements, program_dtype, turned_on
 from conformance.program.edges import leaf as edge_leaf
 from conformance.program.edges import shape as edge_shape
@@ -61,36 +62,45 @@ from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, 
 from conformance.program.ops.record import FRAMEWORKS, may_be_empty
 from conformance.program.outputs import replace_leaves, use_every_input
 from conformance.program.program import Program
+from conformance.program.pydrawing import PyValueDrawing
 from conformance.program.scope import Scope, Variable, join
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
-              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop")
+              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop", "python_values")
 #: Opt-in constructs, drawn only when named in ``constructs``: ``EDGE_CONSTRUCTS`` (:mod:`~conformance.program.edges`:
 #: dtypes, edge values, edge shapes), ``EFFECT_CONSTRUCTS`` (:mod:`~conformance.program.effects`) and
 #: ``train_layers``: the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm, detach; see
 #: ``OpRecord.train_layer``), as statements of their own, and whether the model is put in ``train()`` before
 #: conversion (``Program.training``). Gradient and training-step campaigns use ``CONSTRUCTS + TRAIN_CONSTRUCTS``.
 TRAIN_CONSTRUCTS = ("train_layers",)
+#: The whole language, drawn by default: :data:`CONSTRUCTS`, the edge constructs (each on in a share of the programs:
+#: ``edges.SHARE``) and the effect families; pass fewer to leave some out (``--constructs=-mutation``).
+DEFAULT_CONSTRUCTS = CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
+#: The kinds of statement drawn, each as often as it is listed: the construct families' weights, in one place
+#: (``docs/concepts/generator.md``). Kinds a program does not allow are left out; one that fits nowhere draws an op.
 _STMT_KINDS = ("op", "op", "op", "if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "grow_loop",
-               "train_layers", "dtypes", "edge_values", "edge_shapes") + EFFECT_CONSTRUCTS * 3 + ("dynamism",) * 3
+               "python_values", "python_values", "python_values", "python_values", "python_values", "python_values",
+               "train_layers", "dtypes", "edge_values", "edge_shapes") + EFFECT_CONSTRUCTS + ("dynamism",)
 
 
-class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
-    def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple):
-        self.draw = draw
+class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
+    def __init__(self, draw, *, max_statements: int, max_depth: int, constructs: frozenset, ops: tuple,
+                 steering: Optional[Steering] = None):
+        self.draw, self.steering, self.drawn_pairs = draw, steering, {}
         self.max_statements = max_statements
         self.max_depth = max_depth
         self.constructs = constructs
         self.ops = [OPS[o] for o in ops]
         self.by_name = {rec.name: rec for rec in self.ops}
         # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
-        self.cumulative = list(itertools.accumulate(max(1, round(rec.weight * 4)) for rec in self.ops))
+        weights = [rec.weight if steering is None else steering.weight(rec.name, rec.weight) for rec in self.ops]
+        self.cumulative = list(itertools.accumulate(max(1, round(w * 4)) for w in weights))
         self.params: list[Param] = []
         self.kwargs: list[Kwarg] = []
         self.counter = 0
@@ -111,13 +121,7 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
         d = self.draw
         if base is not None and d(st.booleans()) is False:
             return base
-        if self.edges:
-            return edge_shape(d, self.edges, "dynamic_dim" in self.constructs)
-        rank = d(st.integers(1, 4))
-        dims = [d(st.integers(1, 5)) for _ in range(rank)]
-        if "dynamic_dim" in self.constructs and d(st.booleans()):
-            dims[0] = DYNAMIC
-        return tuple(dims)
+        return edge_shape(d, self.edges, "dynamic_dim" in self.constructs, self.steering)
 
     def leaf(self, base) -> TensorSpec:
         if self.edges:
@@ -357,6 +361,8 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
         d = self.draw
         last = {n: i for i, n in enumerate(self.recent)}
         names = sorted(scope.env, key=lambda n: (last.get(n, -1), int(n[1:])), reverse=True)  # most recent first
+        py = self.python_outputs(scope)  # Python values (conformance.program.pydrawing): the latest second
+        names = names[:1] + py[:1] + names[1:] + py[1:]
         k = d(st.integers(1, min(3, len(names))))
         picked = d(st.lists(st.sampled_from(names), min_size=k, max_size=k, unique=True))
         shape = d(st.sampled_from(["single", "tuple", "dict", "tuple_dict", "list"])) if k > 1 else "single"
@@ -373,19 +379,21 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing):
 
 
 @st.composite
-def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = CONSTRUCTS,
+def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = DEFAULT_CONSTRUCTS,
              ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3,
-             frameworks: Iterable[str] = FRAMEWORKS) -> Program:
+             frameworks: Iterable[str] = FRAMEWORKS, steering: Optional[Steering] = None) -> Program:
     """Programs that are valid by construction.
 
     :param max_statements: top-level statements (each may hold a nested block).
     :param max_depth: nesting depth of control flow.
-    :param constructs: a subset of :data:`CONSTRUCTS` to use.
+    :param constructs: the constructs to use (default :data:`DEFAULT_CONSTRUCTS`, the whole language; a subset of
+        it, with :data:`TRAIN_CONSTRUCTS` for gradient campaigns).
     :param ops: op names to draw from (default: all of :data:`conformance.program.ops.OPS` that ``frameworks``
         can render).
     :param frameworks: the frameworks the programs are rendered for: ops without an emitter for one of them
         (``OpRecord.missing``) are not drawn (default: every framework, so a program renders anywhere; a
         campaign of one framework passes it alone and gets the ops only it has too).
+    :param steering: pairwise coverage to steer by (:class:`~conformance.program.coverage.Steering`; campaigns).
     """
     constructs = frozenset(constructs)
     unknown = constructs - set(known := CONSTRUCTS + TRAIN_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS)
@@ -402,10 +410,11 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     for name in op_names:
         if name not in OPS:
             raise ValueError(f"unknown op {name!r}")
-    g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names)
+    g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names,
+             steering=steering)
     seed = draw(st.integers(0, 2**31 - 1))
     g.edges = turned_on(draw, constructs)
-    g.dtype = program_dtype(draw, g.edges)
+    g.dtype = program_dtype(draw, g.edges, steering)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     g.frameworks = frameworks
     base = g.shape(None)
@@ -431,7 +440,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         at, env = draw(st.sampled_from(envs))
         mapping = {}
         for leaf in dict.fromkeys(out_leaves(output)):
-            same = [n for n in sorted(env) if env[n] == scope.env[leaf].type]
+            same = [n for n in sorted(env) if leaf in scope.env and env[n] == scope.env[leaf].type]
             if same:
                 mapping[leaf] = draw(st.sampled_from(same))
         cond = g.kwarg_cond(scope) if g.kwargs and draw(st.booleans()) else None

@@ -1,15 +1,21 @@
 """The dashboard's per-op table (like the ONNX backend scoreboard's per-operator table): for each op record, how
 many programs of the latest records used it, and per path the outcomes of those programs' records there. An op no
-program used is listed as not drawn, so a gap in a campaign's coverage shows as plainly as a failing op.
+program used is listed as not drawn, so a gap in a campaign's coverage shows as plainly as a failing op. Each cell
+also tells the op's pairwise coverage there (:func:`pair_coverage`): the share of its reachable attribute pairs
+(:mod:`conformance.program.coverage`) that programs judged on that path held.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Optional
 
+from conformance.program.coverage import OpCoverage, judged_coverage, pairs, statement_features, summary_lines
 from conformance.report.figures import Tally
 from conformance.run.records import ResultRecord
+
+#: Outcomes that judged nothing of the program: the harness failed, or the case was unstable and discarded.
+NOT_JUDGED = ("harness_error", "discarded")
 
 
 @dataclass
@@ -20,9 +26,14 @@ class OpRow:
     family: str
     programs: int = 0
     cells: dict[str, Tally] = field(default_factory=dict)
+    pairs: dict[str, OpCoverage] = field(default_factory=dict)
 
     def cell(self, path: str) -> Tally:
         return self.cells.get(path, Tally())
+
+    def pair_share(self, path: str) -> Optional[OpCoverage]:
+        """The op's pairwise coverage on ``path`` (None: not judged there)."""
+        return self.pairs.get(path)
 
 
 @dataclass
@@ -32,6 +43,8 @@ class OpTable:
 
     paths: list[str]
     rows: list[OpRow]
+    #: one line per path: the share of the reachable attribute pairs of the ops drawn judged there, the ops at 95%
+    pair_lines: list[str] = field(default_factory=list)
 
     @property
     def not_drawn(self) -> list[str]:
@@ -39,7 +52,8 @@ class OpTable:
 
 
 def op_table(records: Iterable[ResultRecord]) -> OpTable:
-    """Per op and path, the outcomes of the records whose program used the op."""
+    """Per op and path, the outcomes of the records whose program used the op, and its pairwise coverage there."""
+    records = list(records)
     from conformance.program.ops import OPS
 
     rows = {name: OpRow(name, rec.family) for name, rec in OPS.items()}
@@ -53,4 +67,30 @@ def op_table(records: Iterable[ResultRecord]) -> OpTable:
             cases.setdefault(op, set()).add(r.case_id)
     for op, used in cases.items():
         rows[op].programs = len(used)
-    return OpTable(list(paths), list(rows.values()))
+    coverage = pair_coverage(records)
+    for (op, path), c in coverage.items():
+        rows.setdefault(op, OpRow(op, "other")).pairs[path] = c
+    return OpTable(list(paths), list(rows.values()), summary_lines(coverage))
+
+
+def pair_coverage(records: Iterable[ResultRecord]) -> dict[tuple[str, str], OpCoverage]:
+    """Per (op, path id): pairwise coverage of the records that judged a program (not ``NOT_JUDGED``) with the
+    case saved in the record."""
+    from conformance.program.case import Case
+    from conformance.program.ir import ProgramError
+
+    judged: dict[tuple[str, str], set] = {}
+    per_case: dict[str, list] = {}
+    for r in records:
+        if r.outcome in NOT_JUDGED or not r.case:
+            continue
+        if r.case_id not in per_case:
+            try:
+                program = Case.from_dict(r.case).program
+            except (ProgramError, KeyError, TypeError, ValueError):  # a case of an older format
+                per_case[r.case_id] = []
+            else:
+                per_case[r.case_id] = [(op, pairs(feats)) for op, feats in statement_features(program)]
+        for op, got in per_case[r.case_id]:
+            judged.setdefault((op, r.path_id), set()).update(got)
+    return judged_coverage(judged)

@@ -42,8 +42,11 @@ from conformance.program.ops.record import (  # noqa: F401 - the package's publi
     check_op,
 )
 
+__all__ = ["FLOAT_KWARG_RANGE", "MAX_ABS", "MAX_BATCH", "OPS", "Interval", "OpRecord", "Weight", "broadcast",
+           "check_op"]
+
 #: The ops whose findings along every default path are named (known bugs, documented refusals, cases): the
-#: derandomised parity properties that CI runs draw from these. Issue 16's families joined after their seed-0
+#: derandomised parity properties that CI runs draw from these. A family joins once its seed-0
 #: campaigns were triaged and CI stayed green with them; left out: expm1 (tf2onnx's Expm1 at opset 15), floor_div,
 #: floor_divide_scalar, trunc_div and ceil_div (torch has no gradient of floor division: eager's grad reference
 #: fails), avg_pool3d (with ceil_mode, an AveragePool onnxruntime refuses from the TorchScript ONNX exporter: found by

@@ -151,7 +151,7 @@ binary("minimum", calls("torch.minimum", "paddle.minimum", "tf.minimum", args="{
        lambda ivs, a, ts: (min(ivs[0][0], ivs[1][0]), min(ivs[0][1], ivs[1][1])),
        "elementwise minimum")
 
-# ---------------------------------------------------------------- more unary math (issue 16)
+# ---------------------------------------------------------------- more unary math
 
 
 def _decreasing(f):
@@ -254,7 +254,7 @@ unary("floor_divide_scalar", "elementwise", calls("torch.floor_divide", "paddle.
       tolerance="jumps where x / c is an integer: watched by the branch-flip guard")
 
 
-# ---------------------------------------------------------------- more binary math (issue 16)
+# ---------------------------------------------------------------- more binary math
 
 
 def _pow_bound(ivs, a, ts):

@@ -1,4 +1,4 @@
-"""Ops over an empty axis (issue 15): ``concat``, ``reshape`` and ``matmul`` applied to tensors with a dim of size 0,
+"""Ops over an empty axis: ``concat``, ``reshape`` and ``matmul`` applied to tensors with a dim of size 0,
 where each gives its identity: a concatenation of empty pieces is empty, a reshape keeps no elements, and a matmul
 whose contracted dim is empty is all zeros (the empty sum).
 

@@ -23,6 +23,7 @@ from conformance.program.ops.record import (
     axis_of,
     broadcast,
     hull,
+    index_bound,
     keep_bound,
     need,
     per_framework,
@@ -207,8 +208,17 @@ def _scatter_bound(ivs, a, ts):
 _PADDLE_MODE = {"assign": "assign", "add": "add", "sum": "add", "amax": "amax", "amin": "amin", "mean": "mean"}
 
 
+def _duplicates(ts, a) -> dict:
+    """The coverage feature of a scatter: whether its index repeats a position along its dim (see ``OpRecord.bins``),
+    where the reduction decides what is written."""
+    index = np.moveaxis(np.asarray(a["index"]), a["dim"], -1)
+    rows = index.reshape(-1, index.shape[-1]) if index.size else index.reshape(0, 1)
+    return {"duplicates": str(any(len(set(row.tolist())) < len(row) for row in rows))}
+
+
 def _scatter(name, emit, doc, attrs, **kw):
     register(name=name, family="indexing", arity=2, doc=doc, emit=emit, infer=_scatter_infer, attrs=attrs,
+             bins=_duplicates,
              fields=lambda ts, a: {**_index_tensors(ts, a), "mode": _PADDLE_MODE[a.get("reduce", "assign")]},
              domain=lambda ivs, ts: ts[0] == ts[1] and bool(static_dims(ts[0])),
              bound=_scatter_bound, **kw)
@@ -307,7 +317,7 @@ register(name="nonzero", family="indexing", arity=1, arg_dtypes=("bool",), data_
          doc="the coordinates of the true elements of a bool tensor, [count, rank] int64, a count the data decides",
          emit=per_framework("torch.nonzero({0})", "paddle.nonzero({0})", "tf.where({0})"),
          infer=_nonzero_infer, domain=lambda ivs, ts: ts[0].rank >= 1,
-         bound=lambda ivs, a, ts: (0.0, float(max(size_bound(n) for n in ts[0].shape) - 1)),
+         bound=lambda ivs, a, ts: index_bound(max(size_bound(n) for n in ts[0].shape)),
          tolerance="a data-dependent size: paths that need static shapes refuse it by design")
 
 # ---------------------------------------------------------------- embedding

@@ -1,4 +1,4 @@
-"""Integer arithmetic and dtypes (issue 15): division that rounds down, toward zero or up, the two remainders,
+"""Integer arithmetic and dtypes: division that rounds down, toward zero or up, the two remainders,
 wrapping products, bitwise ops, casts between dtypes and rounding through a reduced-precision float.
 
 Both arguments of a binary op here have one dtype (an integer or a float dtype): promotion between dtypes

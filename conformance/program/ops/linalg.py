@@ -106,7 +106,7 @@ register(name="layer_norm", family="linalg", arity=1, doc="layer norm over the l
          tolerance="near-constant rows amplify rounding; the fp64 reference decides")
 
 
-# ---------------------------------------------------------------- more linear algebra (issue 16)
+# ---------------------------------------------------------------- more linear algebra
 
 
 def _magnitude(ivs, i=0) -> float:

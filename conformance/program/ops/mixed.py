@@ -1,4 +1,4 @@
-"""Ops whose arguments have different dtypes (issue 15): ``ldexp`` promotes a bool, integer or float by a float
+"""Ops whose arguments have different dtypes: ``ldexp`` promotes a bool, integer or float by a float
 exponent (torch's promotion rule), ``in_top_k`` takes float scores and integer targets, ``add_mixed`` and
 ``mul_mixed`` promote two dtypes by torch's rules, ``gt_int_float`` compares integers with floats; and reductions
 of integers (``int_sum``, ``int_prod``, ``int_mean``), compared exactly.

@@ -65,7 +65,10 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
   submodule the statement calls);
 * ``enabler``: an :class:`Enabler`, the op statement the generator applies first where the op's arguments are rare
   (``outer`` takes two vectors: a sum over the last dim of a matrix makes one; ``in_top_k`` takes targets in
-  ``[0, C)`` beside ``[N, C]`` scores: an argmax over the last dim makes them).
+  ``[0, C)`` beside ``[N, C]`` scores: an argmax over the last dim makes them);
+* ``bins``: the op's own coverage features beside its binned attributes and argument features
+  (:mod:`conformance.program.coverage`): relations between them that one attribute does not show (``{"scale":
+  "down"}`` for a resize to fewer elements, ``{"duplicates": "True"}`` for a scatter index that repeats along its dim).
 
 ``OPS`` maps names to records, in the order the family modules register them.
 """
@@ -136,6 +139,13 @@ def size_bound(d) -> int:
     if d == DYNAMIC:
         return MAX_BATCH
     return int(MAX_ABS) if isinstance(d, str) else d
+
+
+def index_bound(size: int) -> Interval:
+    """The values of an index into a dim of at most ``size`` elements: 0 to ``size - 1``, and just 0 for a dim that
+    may be empty (a tensor without elements has no values, so any interval holds them; ``(0, -1)`` would be an
+    inverted interval, which every bound computed from it downstream would mistake for values)."""
+    return (0.0, float(max(size - 1, 0)))
 
 
 def need(ok: bool, msg: str) -> None:
@@ -210,6 +220,7 @@ class OpRecord:
     init: Mapping[str, str] = field(default_factory=dict)
     construct: str = ""
     enabler: Optional[Enabler] = None
+    bins: Optional[Callable[[Sequence[TensorType], Mapping], dict]] = None
     frameworks: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):

@@ -68,7 +68,7 @@ register(name="log_softmax", family="activation", arity=1, doc="log-softmax over
          domain=lambda ivs, ts: ts[0].rank >= 1)
 
 
-# ---------------------------------------------------------------- more reductions (issue 16)
+# ---------------------------------------------------------------- more reductions
 
 
 def _reduce_op(name, emit, bound, doc, attrs=_reduce_attrs, domain=None, infer=_reduce_infer, **kw):

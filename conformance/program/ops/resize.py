@@ -42,6 +42,15 @@ def _resize_infer(n: int):
     return infer
 
 
+def _direction(n: int):
+    """The coverage feature of a resize: whether it scales the dims down, up, both or neither (``OpRecord.bins``)."""
+    def bins(ts, a):
+        ins, outs = ts[0].shape[-n:], _out_sizes(ts[0], n, a)
+        ways = {"down" if o < i else "up" if o > i else "same" for i, o in zip(ins, outs)}
+        return {"scale": "mixed" if {"down", "up"} <= ways else "down" if "down" in ways else ways.pop()}
+    return bins
+
+
 def _resize_attrs(n: int, corners: bool):
     def attrs(draw, ts):
         st = strategies()
@@ -79,7 +88,8 @@ def _resize(name: str, n: int, mode: str, doc: str, tf: str, corners: bool, boun
         del emit[fw]
     register(name=name, family="resize", arity=1, doc=doc, emit=emit, infer=_resize_infer(n),
              weight=3.0 if n == 3 else 1.0,
-             attrs=_resize_attrs(n, corners), fields=_fields(n, batch), domain=lambda ivs, ts: _fits(ts[0], n),
+             attrs=_resize_attrs(n, corners), fields=_fields(n, batch), bins=_direction(n),
+             domain=lambda ivs, ts: _fits(ts[0], n),
              bound=bound, **kw)
 
 

@@ -14,6 +14,7 @@ from conformance.program.ops import helper_code
 from conformance.program.ops.record import (
     DATA_DIM_PREFIX,
     axis_of,
+    index_bound,
     keep_bound,
     need,
     per_framework,
@@ -62,7 +63,7 @@ register(name="argsort", family="sorting", arity=1, doc="the indices that sort a
                             "paddle.argsort({0}, axis={dim}, descending={descending}, stable=True)",
                             "tf.cast(tf.argsort({0}, axis={dim}, direction={direction!r}, stable=True), tf.int64)"),
          infer=_index_type, domain=lambda ivs, ts: ts[0].rank >= 1,
-         bound=lambda ivs, a, ts: (0.0, float(size_bound(ts[0].shape[axis_of(ts[0], a)]) - 1)),
+         bound=lambda ivs, a, ts: index_bound(size_bound(ts[0].shape[axis_of(ts[0], a)])),
          attrs=lambda draw, ts: _dim_and(draw, ts, descending=strategies().booleans()),
          fields=lambda ts, a: {"direction": "DESCENDING" if a["descending"] else "ASCENDING"}, **_GUARDED)
 
@@ -74,7 +75,7 @@ register(name="argsort_int", family="sorting", arity=1, arg_dtypes=("int64",), d
                             "paddle.argsort({0}, axis={dim}, descending={descending}, stable=True)",
                             "tf.cast(tf.argsort({0}, axis={dim}, direction={direction!r}, stable=True), tf.int64)"),
          infer=_index_type, domain=lambda ivs, ts: ts[0].rank >= 1, empty_ok=True,
-         bound=lambda ivs, a, ts: (0.0, float(size_bound(ts[0].shape[axis_of(ts[0], a)]) - 1)),
+         bound=lambda ivs, a, ts: index_bound(size_bound(ts[0].shape[axis_of(ts[0], a)])),
          attrs=lambda draw, ts: _dim_and(draw, ts, descending=strategies().booleans()),
          fields=lambda ts, a: {"direction": "DESCENDING" if a["descending"] else "ASCENDING"})
 
@@ -100,7 +101,7 @@ def _arg(name, doc):
                                 f"paddle.{name}({{0}}, axis={{dim}}, keepdim={{keepdim}})", "{tf_call}"),
              fields=lambda ts, a: {"tf_call": tf_call(a)},
              infer=_arg_infer, domain=lambda ivs, ts: ts[0].rank >= 1,
-             bound=lambda ivs, a, ts: (0.0, float(size_bound(ts[0].shape[axis_of(ts[0], a)]) - 1)),
+             bound=lambda ivs, a, ts: index_bound(size_bound(ts[0].shape[axis_of(ts[0], a)])),
              attrs=lambda draw, ts: _dim_and(draw, ts, keepdim=strategies().booleans()), **_GUARDED)
 
 

@@ -1,0 +1,208 @@
+"""Pairwise coverage of op attributes (``conformance.program.coverage``): what is binned, how the campaign stream
+steers towards pairs not drawn yet (and stays deterministic), how coverage is shown, and the planted faults that are
+wrong only where two attributes meet (``tests/planted_pairs.py``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import json
+
+import pytest
+
+from conformance.program.case import Case, InputSet
+from conformance.program.coverage import Coverage, OpCoverage, features, pairs, statement_features, summary_lines
+from conformance.program.ir import TensorType
+from conformance.program.program import Program
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+
+
+def _case(shapes, body, output, low=-1.0, edge="", params=()) -> Case:
+    inputs = [{"name": f"x{i}", "spec": {"kind": "tensor", "shape": list(s), "dtype": "float32", "low": low,
+                                         "high": 1.0, **({"edge": edge} if edge else {})}}
+              for i, s in enumerate(shapes)]
+    gets = [{"kind": "get", "out": f"v{i}", "source": f"x{i}", "path": []} for i in range(len(shapes))]
+    params = [{"name": f"p{i}", "shape": list(shape), "scale": 0.5} for i, shape in enumerate(params)]
+    program = Program.from_dict({"format": 1, "seed": 7, "kwargs": [], "params": params, "inputs": inputs,
+                                 "body": gets + body, "output": {"kind": "var", "name": output}})
+    return Case(program, (InputSet("example", 1, 3), InputSet("values", 1, 4)))
+
+
+def _op(out, op, args, **attrs):
+    return {"kind": "op", "out": out, "op": op, "args": list(args), "attrs": attrs}
+
+
+def test_an_op_statement_is_binned_into_argument_and_attribute_features():
+    feats = features("max_pool2d", [TensorType((1, 2, 5, 5), "float32")],
+                     {"kernel": 3, "stride": 1, "padding": 1, "ceil_mode": True}, edge=False)
+    assert feats == {"dtype": "float32", "rank": "4", "zero_size": "False", "edge": "False", "dynamic": "False",
+                     "attr.kernel": "3+", "attr.stride": "1", "attr.padding": "1", "attr.ceil_mode": "True"}
+    got = pairs(feats)
+    assert "attr.ceil_mode=True&attr.padding=1" in got and len(got) == 9 * 8 // 2
+
+
+def test_records_add_the_relations_one_attribute_does_not_show():
+    down = features("interpolate_bilinear", [TensorType((1, 1, 4, 4), "float32")],
+                    {"scale": 0.5, "sizes": (), "align_corners": True}, edge=False)
+    up = features("interpolate_bilinear", [TensorType((1, 1, 4, 4), "float32")],
+                  {"scale": 0.0, "sizes": (5, 8), "align_corners": True}, edge=False)
+    assert (down["rel.scale"], up["rel.scale"]) == ("down", "up")
+    x = TensorType((3, 4), "float32")
+    repeated = features("scatter_reduce", [x, x], {"dim": 0, "index": ((0, 1), (0, 2)), "reduce": "amax",
+                                                   "include_self": True}, edge=False)
+    distinct = features("scatter_reduce", [x, x], {"dim": 1, "index": ((0, 1), (0, 2)), "reduce": "amax",
+                                                   "include_self": True}, edge=False)
+    assert (repeated["rel.duplicates"], distinct["rel.duplicates"]) == ("True", "False")
+
+
+def test_a_program_is_binned_with_its_argument_types_and_edge_values():
+    case = _case([(0, 3)], [_op("c", "cumsum", ["v0"], dim=-1), _op("r", "relu", ["c"])], "r", edge="nan")
+    got = dict(statement_features(case.program))
+    assert got["cumsum"]["zero_size"] == "True" and got["cumsum"]["attr.dim"] == "<0"
+    assert got["cumsum"]["edge"] == "True" and got["relu"]["edge"] == "True"  # the edge values flow on
+
+
+def test_the_campaign_stream_is_the_same_for_the_same_seed_and_steers_to_more_pairs():
+    """Steered (each chunk by the pairs of the chunks before it), the stream of a seed is the same on every draw; and
+    over 100 cases of a few ops it reaches more pairs than the same ops drawn without steering."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from conformance.program.strategies import cases
+    from conformance.run.campaign import generate_cases
+
+    ops = ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu")
+    options = {"ops": ops, "frameworks": ("torch",)}
+    first = [c.id for c in itertools.islice(generate_cases(3, **options), 100)]
+    steered = Coverage()
+    for case in itertools.islice(generate_cases(3, **options), 100):
+        steered.add(case.program)
+    assert [c.id for c in itertools.islice(generate_cases(3, **options), 100)] == first
+    plain, drawn = Coverage(), []
+
+    @settings(max_examples=100, database=None, deadline=None, derandomize=True, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(cases(**options))
+    def draw(case):
+        drawn.append(case)
+
+    draw()
+    for case in drawn:
+        plain.add(case.program)
+    count = lambda cov: sum(len(cov.seen.get(op, ())) for op in ops)  # noqa: E731
+    assert count(steered) > count(plain), (count(steered), count(plain))
+
+
+def _records(tmp_path):
+    from conformance.run.records import ResultRecord
+
+    lines = []
+    for i, (case, outcome) in enumerate([
+            (_case([(1, 2, 5, 5)], [_op("p", "max_pool2d", ["v0"], kernel=2, stride=2, padding=0, ceil_mode=True)],
+                   "p"), "pass"),
+            (_case([(1, 2, 5, 5)], [_op("p", "max_pool2d", ["v0"], kernel=3, stride=1, padding=1, ceil_mode=False)],
+                   "p"), "harness_error")]):
+        r = ResultRecord.for_case(case, "torch", "script", "cpu", {"torch": "2"})
+        r.finish(outcome, "")
+        lines.append(json.dumps(r.to_json()))
+    (tmp_path / "results.jsonl").write_text("\n".join(lines) + "\n")
+    return tmp_path / "results.jsonl"
+
+
+def test_coverage_counts_the_pairs_of_judged_records_only(tmp_path):
+    from conformance.report.ops_view import op_table, pair_coverage
+    from conformance.run.records import read_results
+
+    records = list(read_results(_records(tmp_path)))
+    got = pair_coverage(records)[("max_pool2d", "torch.script")]
+    assert got.judged == 36 and got.reachable >= 36  # 9 features of the first case; the harness error judged nothing
+    assert 0 < got.share <= 1
+    table = op_table(records)
+    row = next(r for r in table.rows if r.op == "max_pool2d")
+    assert row.pair_share("torch.script") == got
+    assert table.pair_lines == summary_lines({("max_pool2d", "torch.script"): got})
+    line = table.pair_lines[0]
+    assert line.startswith("torch.script: ") and "reachable attribute pairs judged" in line
+    assert str(OpCoverage(40, 38)) == "95% (38/40)"
+
+
+def test_conformance_ops_prints_pairwise_coverage(tmp_path, capsys):
+    from conformance.cli import main
+
+    assert main(["ops", "--results", str(_records(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    assert "torch.script: " in out and "reachable attribute pairs judged" in out
+
+
+# ------------------------------------------------------------------ planted faults wrong only where two attributes meet
+
+
+def _conv(groups, dilation):
+    stmt = _op("c", "conv2d_grouped", ["v0"], kernel=3, stride=1, padding=1, dilation=dilation, groups=groups,
+               out_channels=4, mode="zeros")
+    return _case([(1, 4, 6, 6)], [{**stmt, "params": ["p0", "p1"]}], "c", params=[(4, 4 // groups, 3, 3), (4,)])
+
+
+def _resize(align_corners, sizes):
+    return _case([(1, 1, 4, 4)], [_op("r", "interpolate_bilinear", ["v0"], scale=0.0, sizes=sizes,
+                                      align_corners=align_corners)], "r")
+
+
+def _scatter(reduce, index):
+    return _case([(3, 4), (3, 4)], [_op("s", "scatter_reduce", ["v0", "v1"], dim=0, index=index, reduce=reduce,
+                                        include_self=False)], "s")
+
+
+def _cumsum(shape, dim):
+    return _case([shape], [_op("c", "cumsum", ["v0"], dim=dim)], "c")
+
+
+REPEATED, DISTINCT = [[0, 0, 1, 2], [0, 1, 1, 2]], [[0, 1, 2, 0], [1, 2, 0, 1]]
+#: per fault: the case on the pair, then cases that hold one attribute of it only (each must pass)
+PAIR_CASES = {
+    "conv_dilation": (_conv(2, 2), _conv(2, 1), _conv(1, 2)),
+    "resize_corners": (_resize(True, [3, 3]), _resize(True, [6, 6]), _resize(False, [3, 3])),
+    "scatter_amax": (_scatter("amax", REPEATED), _scatter("amax", DISTINCT), _scatter("amin", REPEATED)),
+    "cumsum_empty": (_cumsum((2, 0), -1), _cumsum((2, 0), 1), _cumsum((2, 3), -1)),
+}
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs torch")
+@pytest.mark.parametrize("fault", list(PAIR_CASES))
+def test_a_fault_wrong_only_on_a_pair_is_a_mismatch_there_alone(fault):
+    from conformance.run.runner import check
+
+    from . import planted_pairs
+
+    path = planted_pairs.PLANTED[fault]
+    on_pair, *off_pair = PAIR_CASES[fault]
+    record = check(on_pair, path)
+    assert record.outcome == "mismatch", (fault, record.outcome, record.to_json().get("detail"))
+    assert [check(case, path).outcome for case in off_pair] == ["pass"] * len(off_pair), fault
+
+
+#: the ops of each fault's family: a stream of them finds the fault in CI's time (a real campaign draws every op:
+#: its time to catch each fault is in docs/concepts/generator.md)
+PAIR_FOCUS = {"conv_dilation": ("conv1d", "conv2d_grouped", "conv2d_depthwise"),
+              "resize_corners": ("interpolate_linear", "interpolate_bilinear", "interpolate_trilinear"),
+              "scatter_amax": ("scatter_reduce", "scatter_add"),
+              "cumsum_empty": ("cumsum", "cumprod", "sum")}
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs torch")
+@pytest.mark.parametrize("fault", list(PAIR_FOCUS))
+def test_the_steered_stream_meets_each_pair_fault(fault):
+    """The campaign stream of seed 0 with the fault's op family (every construct on: empty tensors come from the
+    edge shapes) holds a case that the planted path gets wrong within 300 cases."""
+    from conformance.run.campaign import generate_cases
+    from conformance.run.runner import check
+
+    from . import planted_pairs
+
+    path = planted_pairs.PLANTED[fault]
+    stream = generate_cases(0, ops=PAIR_FOCUS[fault] + ("relu", "to_int"), frameworks=("torch",))
+    for case in itertools.islice(stream, 300):
+        ops = {s.op for s in case.program.walk() if hasattr(s, "op")}
+        if ops & set(PAIR_FOCUS[fault]) and check(case, path).outcome == "mismatch":
+            return
+    pytest.fail(f"{fault}: no mismatch in 300 cases")
