@@ -19,9 +19,13 @@ on which eager itself fails is dropped with a note.
 
 Paths documented to specialise (``torch.jit.trace`` freezes control flow and non-tensor arguments) that
 differ only on inputs they specialise on are ``expected_divergence`` when the conversion warned about
-it, and ``mismatch`` when it did not. Script-like paths read your model's source, so the model's class
-must be defined in a file (not in a notebook cell or an ``exec`` string); :func:`check` says so when
-it is not.
+it, and ``mismatch`` when it did not.
+
+The model may be defined anywhere eager mode can run it: a module, a script, a notebook cell, a module loaded by
+file path, a factory or a closure (it reaches each path's process by value where that process cannot import it).
+The paths that read source (TorchScript's ``script``, Paddle's AST ``to_static``, TensorFlow's AutoGraph) read a
+notebook cell's; where there is none (``exec``, a plain REPL) a path that fails for want of it is ``unsupported``,
+saying so, and the other paths run.
 
 Each path runs in a process of its own with a time limit (``isolate``, ``timeout``): a path that hangs is a
 ``timeout``, one that kills its process a ``crash``, and the next path runs anyway. An exception raised by this
@@ -30,6 +34,7 @@ submodule whose output differs (torch and Paddle models; ``localize``).
 
 The package: :mod:`~conformance.check.calls` (your call bound to the model's signature),
 :mod:`~conformance.check.prepared` (eager's side), :mod:`~conformance.check.isolated` (a process per path),
+:mod:`~conformance.check.shipped` (how the model and its source reach that process),
 :mod:`~conformance.check.core` (:func:`check`), :mod:`~conformance.check.report` (what it returns).
 """
 

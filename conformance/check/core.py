@@ -3,7 +3,6 @@ converted, run and judged in a process of its own (see :mod:`conformance.check`)
 
 from __future__ import annotations
 
-import inspect
 import json
 import pickle
 import shutil
@@ -23,9 +22,10 @@ from conformance.check.calls import (
     signature_of,
     spec_arrays,
 )
-from conformance.check.isolated import PathJob, registering_module, run_isolated, run_job
+from conformance.check.isolated import PathJob, pickled_path, registering_module, run_isolated, run_job
 from conformance.check.prepared import UserPrepared, fresh_copy, to_fp64
 from conformance.check.report import CheckReport, path_result
+from conformance.check.shipped import dumps, in_memory_sources, sourceless
 from conformance.judge.modes import InputRun
 from conformance.judge.oracle import Stability
 from conformance.paths.onnx_opset import OPSET_ENV, requested_opset
@@ -91,12 +91,6 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     """
     framework = detect_framework(model)
     try:
-        inspect.getsource(type(model))
-    except (OSError, TypeError):
-        raise CheckError(f"the source of {type(model).__name__} cannot be read (defined in a notebook cell, "
-                         f"a REPL or exec?): script and to_static paths convert a model from its source; "
-                         f"put the class in a .py file and import it") from None
-    try:
         fw = load_framework(framework)
     except ImportError as e:
         raise CheckError(f"{framework} paths need {framework} installed: {e}") from None
@@ -130,6 +124,11 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     prep = UserPrepared(fw, eager_model, to_fp64(framework, eager_model))
     notes = [] if prep.model64 is not None else [f"{framework} models cannot be cast to fp64: the reference is "
                                                   f"eager fp32 (rounding allowance from nudged inputs)"]
+    missing = sourceless(model)
+    if missing:
+        notes.append(f"the source of {missing} cannot be read (defined by exec or in a REPL?): the paths that read "
+                     f"source (such as TorchScript's script, Paddle's to_static) and fail for want of it are "
+                     f"unsupported; the others run")
     input_sets = _eager_runs(prep, np_args, kwargs, extra_inputs, bool(sizes), seed, notes)
     prep.prepare_s = time.perf_counter() - t0
 
@@ -141,6 +140,7 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
     # the conversions of this check write into a folder of its own: two models with the same inputs would
     # otherwise share one (a case's folder is named by its program, here the inputs' signature alone)
     workdir = tempfile.mkdtemp(prefix="conformance-check-")
+    sources = in_memory_sources() if isolate else {}
     environment = {OPSET_ENV: None if opset is None else str(opset), CACHE_ENV: workdir}
     results = []
     for path in chosen:
@@ -150,7 +150,8 @@ def check(model, args: Sequence, kwargs: Optional[dict] = None, *, paths: Option
             record.finish("unsupported", f"configuration error: {refused[path.id]}")
         else:
             job = PathJob(framework, prep.model, prep.model64, prep.runs, case, path.id, registering_module(path),
-                          device, versions, localize, environment)
+                          device, versions, localize, environment, sources, missing,
+                          pickled_path(path) if isolate else None)
             record = run_isolated(job, timeout) if isolate else run_job(job)
         record.case = None  # arrays of a user's model are not reproducible from a seed
         results.append(path_result(path.id, record))
@@ -185,11 +186,12 @@ def _eager_runs(prep: UserPrepared, np_args: list, kwargs: dict, extra_inputs: S
 
 
 def _picklable(prep: UserPrepared, notes: list) -> bool:
-    """Whether the model can reach a path's own process (pickled, and unpickled there); if not, a note says so."""
+    """Whether the model can reach a path's own process (pickled, by value where it must be, and unpickled); if
+    not, a note says so."""
     try:
-        pickle.loads(pickle.dumps((prep.model, prep.model64)))
+        pickle.loads(dumps((prep.model, prep.model64)))
         return True
-    except Exception as e:  # noqa: BLE001 - e.g. a class defined inside a function
+    except Exception as e:  # noqa: BLE001 - e.g. a model holding a lock or an open file
         notes.append(f"the model cannot be pickled ({type(e).__name__}: {' '.join(str(e).split())[:120]}): its paths "
                      f"ran in this process, without a time limit")
         return False

@@ -4,7 +4,9 @@ path's conversions cannot corrupt the next's).
 
 The processes are forked from a server that has imported the framework once (``multiprocessing``'s
 ``forkserver``), so a path's process starts in a fraction of a second; the model, its eager outputs and the case
-reach it pickled. What the framework prints there goes to a log, whose tail a dead path's record keeps."""
+reach it pickled (by value where that process could not import the model's module: :mod:`~conformance.check.shipped`),
+with the source of code defined in a notebook cell. What the framework prints there goes to a log, whose tail a dead
+path's record keeps."""
 
 from __future__ import annotations
 
@@ -18,9 +20,10 @@ import tempfile
 import time
 import traceback
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
+from conformance.check.shipped import dumps, seed_sources, source_misses
 from conformance.paths.records import FRAMEWORK_MODULES, PATHS, PathRecord, load_framework
 from conformance.program.case import Case
 from conformance.run.crashes import finish_lost, signal_name
@@ -45,6 +48,13 @@ class PathJob:
     #: Environment variables the path runs with (None: unset): the ONNX opset asked for and the folder the
     #: conversion writes into (a process forked from the server does not see the caller's later changes).
     environment: dict
+    #: Source that only the caller's memory holds (notebook cells): file name -> lines, for ``linecache`` there.
+    sources: dict = field(default_factory=dict)
+    #: The first of the model's methods that has no source at all (defined by ``exec`` or in a REPL), or None.
+    sourceless: Optional[str] = None
+    #: The path's record pickled (:func:`pickled_path`), for a path that importing ``path_module`` does not register
+    #: (a conversion function registered by another module, e.g. a wrapper of a real path).
+    path_record: Optional[bytes] = None
 
 
 def registering_module(path: PathRecord) -> Optional[str]:
@@ -54,6 +64,14 @@ def registering_module(path: PathRecord) -> Optional[str]:
     while isinstance(fn, functools.partial):
         fn = fn.func
     return getattr(fn, "__module__", None)
+
+
+def pickled_path(path: PathRecord) -> Optional[bytes]:
+    """``path`` pickled (by value where it must be), or None where it cannot be."""
+    try:
+        return dumps(path)
+    except Exception:  # noqa: BLE001 - then the path's process has only the registry to find it in
+        return None
 
 
 def run_job(job: PathJob) -> ResultRecord:
@@ -68,13 +86,45 @@ def run_job(job: PathJob) -> ResultRecord:
     fw.setup()
     if job.pid not in PATHS and job.path_module:
         importlib.import_module(job.path_module)
-    path = PATHS[job.pid]
+    path = PATHS[job.pid] if job.pid in PATHS or job.path_record is None else pickle.loads(job.path_record)
     prep = UserPrepared(fw, job.model, job.model64, job.runs)
+    seed_sources(job.sources)
     with environment(job.environment):
-        record = run_path(job.case, prep, path, job.device, job.versions)
+        with source_misses(job.sourceless is not None) as misses:
+            record = run_path(job.case, prep, path, job.device, job.versions)
+        if failed_for_want_of_source(record, job.sourceless, misses):
+            return without_source(record, job.sourceless, misses)
         if record.outcome == "mismatch" and job.localize:
             record.detail.extra["localisation"] = localise(job, path)
     return record
+
+
+#: What names the outcome of a path that failed for want of the model's source.
+NO_SOURCE = ("no source: the path reads the model's source, and code defined by exec or in a REPL has none "
+             "(a .py file or a notebook cell has)")
+#: How a path fails that ran the model's code unconverted for want of its source, without asking ``inspect`` for
+#: it: AutoGraph runs code compiled from a string (``exec``) as it is ("Permanently allowed: dynamic code"), and a
+#: Python ``if`` on a tensor then raises this ("your source code may not be visible to AutoGraph").
+UNCONVERTED_ERRORS = ("OperatorNotAllowedInGraphError",)
+
+
+def failed_for_want_of_source(record: ResultRecord, sourceless: Optional[str], misses: list) -> bool:
+    """Whether a path failed (an error, not a wrong result) on a model with no source (``sourceless`` names what
+    lacks it) after asking for that source in vain (``misses``, from :func:`~conformance.check.shipped.source_misses`)
+    or by running it unconverted (:data:`UNCONVERTED_ERRORS`)."""
+    return bool(sourceless) and record.outcome in ("conversion_error", "runtime_error") and (
+        bool(misses) or record.detail.message.split(":", 1)[0] in UNCONVERTED_ERRORS)
+
+
+def without_source(record: ResultRecord, sourceless: str, misses: list) -> ResultRecord:
+    """A path that failed for want of the model's source: ``unsupported``, saying so (the path's own error kept in
+    ``detail.extra['error']``)."""
+    record.detail.extra["error"] = record.detail.message
+    record.detail.limitation = NO_SOURCE
+    sought = ", ".join(dict.fromkeys(misses)) or sourceless
+    return record.finish("unsupported", f"no source: {record.path} reads the source of {sought}, which is nowhere to "
+                                        f"be found ({sourceless} was defined by exec or in a REPL?); the other paths "
+                                        f"run without it")
 
 
 @contextlib.contextmanager
@@ -120,7 +170,7 @@ def _child(conn, payload: bytes, log_path: str) -> None:
     os.dup2(fd, 2)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     try:
-        record = run_job(pickle.loads(payload))
+        record = run_job(pickle.loads(payload))  # cloudpickle's output loads with pickle
         conn.send(("record", record))
     except BaseException:  # noqa: BLE001 - this project's own failure outside the judged loop: say where
         conn.send(("harness_error", traceback.format_exc()[-4000:]))
@@ -140,13 +190,13 @@ def _context(framework: str):
 def run_isolated(job: PathJob, timeout: float) -> ResultRecord:
     """:func:`run_job` in a process forked for this path alone, killed after ``timeout`` seconds."""
     ctx = _context(job.framework)
-    payload = pickle.dumps(job)
+    payload = dumps(job)
     with tempfile.NamedTemporaryFile(prefix="conformance-check-", suffix=".log", delete=False) as log:
         log_path = log.name
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, payload, log_path), daemon=True)
     t0 = time.monotonic()
-    with _main_module_if_needed(job.model):
+    with _without_main_script():
         proc.start()
     child.close()
     message = None
@@ -188,13 +238,9 @@ def run_isolated(job: PathJob, timeout: float) -> ResultRecord:
 
 
 @contextlib.contextmanager
-def _main_module_if_needed(model):
-    """A path's process imports the caller's main script only where the model's class is defined there (then the
-    script must guard its own work with ``if __name__ == "__main__":``, as every ``multiprocessing`` user does):
-    otherwise the script would run again in every path's process."""
-    if type(model).__module__ == "__main__":
-        yield
-        return
+def _without_main_script():
+    """A path's process never runs the caller's main script again (as ``multiprocessing`` would, to import it): what
+    the model needs from ``__main__`` reaches it by value."""
     saved = sys.modules["__main__"]
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:

@@ -7,10 +7,13 @@ import sys
 from pathlib import Path
 
 from conformance.cli.common import add_onnx_opset_option, console, names_of
+from conformance.cli.releases import add_with_options
 
 
 def _load_user_file(spec: str):
-    """``FILE.py:NAME`` -> (the imported module, NAME); the file's folder goes on sys.path first."""
+    """``FILE.py:NAME`` -> (the imported module, NAME); the file's folder goes on sys.path first (for the file's own
+    imports of its neighbours). The module is named after the file unless a module of that name is loaded already
+    (then under a name of its own): a path's process gets what it cannot import by name by value."""
     import importlib.util
 
     file, _, name = spec.rpartition(":")
@@ -20,9 +23,10 @@ def _load_user_file(spec: str):
     if not path.is_file():
         raise SystemExit(f"conformance: no such file: {file}")
     sys.path.insert(0, str(path.parent))
-    module_spec = importlib.util.spec_from_file_location(path.stem, path)
+    module_name = path.stem if path.stem not in sys.modules else f"conformance_user_{path.stem}"
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(module_spec)
-    sys.modules[path.stem] = module  # so the model's class has an importable home (script/to_static read it)
+    sys.modules[module_name] = module  # the model's classes have a home: pickled by reference where importable
     try:
         module_spec.loader.exec_module(module)
     except Exception as e:  # noqa: BLE001 - whatever the user's file raises, say which file and why
@@ -77,12 +81,16 @@ def cmd_check(args) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from conformance.check import CheckError, check
+    from conformance.check import CheckError, check, detect_framework
+    from conformance.check.calls import forward_of
 
     module, name = _load_user_file(args.model)
     model = _user_model(getattr(module, name))
     if args.inputs:
-        forward = getattr(model, "forward", None) or model.__call__
+        try:
+            forward = forward_of(model, detect_framework(model))  # a Keras model's call, not its __call__(*args)
+        except CheckError as e:
+            raise SystemExit(f"conformance: {e}")
         names = [p.name for p in inspect.signature(forward).parameters.values()
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         inputs, kwargs = _npz_inputs(args.inputs, names)
@@ -138,6 +146,7 @@ def add_parsers(sub) -> None:
     c.add_argument("--paths", action="append", help="paths, e.g. script,trace (default: all of the framework's)")
     c.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     add_onnx_opset_option(c)
+    add_with_options(c)
     c.add_argument("--json", help="write the report (every path's record) to this file")
     c.add_argument("--markdown", help="write the report as a Markdown table (and where mismatches first diverge)")
     c.add_argument("--timeout", type=float, default=600.0,
