@@ -163,9 +163,9 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     assert sorted(runs) == sorted({(i, p, m) for i in range(40) for p in ("eager", "script")
                                    for m in ("infer", "grad")})  # each once
     assert after[:len(before)] == before  # what was there is kept as it was
-    from conformance.program.strategies import CONSTRUCTS, EDGE_CONSTRUCTS, TRAIN_CONSTRUCTS
+    from conformance.program.strategies import DEFAULT_CONSTRUCTS, TRAIN_CONSTRUCTS
 
-    drawn = generate_cases(4, constructs=CONSTRUCTS + EDGE_CONSTRUCTS + TRAIN_CONSTRUCTS, frameworks=("torch",),
+    drawn = generate_cases(4, constructs=DEFAULT_CONSTRUCTS + TRAIN_CONSTRUCTS, frameworks=("torch",),
                            max_statements=6)  # what conformance fuzz asks for with these options
     ids = [c.id for c in itertools.islice(drawn, 40)]
     assert all(r["case_id"] == ids[r["index"]] for r in after)

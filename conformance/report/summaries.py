@@ -105,3 +105,29 @@ def junit_xml(dashboard: Dashboard) -> str:
         root.set(attr, str(totals[tag]))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def plan_lines(plan: dict, where) -> list[str]:
+    """What a campaign's plan (:meth:`conformance.run.plan.Planner.summary`) left out, in a line or two for the
+    terminal: the programs steered away from known bugs, the tasks that judged a share of the cases."""
+    lines = []
+    if plan.get("steered_programs"):
+        lines.append(f"{plan['steered_programs']} program(s) steered away from {plan['known_bugs']} known bug(s) "
+                     f"(each still judged by the other paths; which: {where})")
+    shared = [k for k, r in plan.get("rates", {}).items() if r < 1]
+    if shared:
+        lines.append(f"{len(shared)} task(s) judged a share of the cases by cost (which, their programs and their "
+                     f"shares of the worker time: {where})")
+    return lines
+
+
+def plan_markdown(plan: dict) -> str:
+    """The ``summary.md`` section of a campaign's plan: the programs steered away from each known bug, per task."""
+    if not plan.get("steered_programs"):
+        return ""
+    lines = ["", f"## Steered away from known bugs: {plan['steered_programs']} program(s), {plan['known_bugs']} "
+                 f"bug(s)", "", "After a known bug had fired on a path, that path skipped the programs that meet its "
+                 "selector (the other paths judged them).", "", "| task | programs | known bug |", "|---|---:|---|"]
+    for key, bugs in plan["steered"].items():
+        lines += [f"| {key} | {n} | {_md_code(text[:200])} |" for text, n in sorted(bugs.items(), key=lambda x: -x[1])]
+    return "\n".join(lines) + "\n"

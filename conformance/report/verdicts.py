@@ -143,10 +143,11 @@ def _md_table(header: list, rows: list) -> list[str]:
             + ["| " + " | ".join(str(x).replace("|", "\\|") for x in row) + " |" for row in rows])
 
 
-def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", tasks: Optional[dict] = None) -> str:
+def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", tasks: Optional[dict] = None,
+                     nodes: Optional[dict] = None) -> str:
     """``summary.md``: new findings first (with replay commands), known bugs, refusals, harness errors,
-    configuration errors, the full table, and with ``tasks`` (:func:`conformance.run.schedule.shares`) where
-    the worker time went."""
+    configuration errors, the full table, with ``tasks`` (:func:`conformance.run.schedule.shares`) where
+    the worker time went, and with ``nodes`` (:func:`conformance.run.cluster.node_shares`) where it ran."""
     v = Verdicts.of(records)
     lines = ["# Campaign summary", "",
              f"{len(v.new)} new finding(s), {len(v.known)} known bug record(s), {len(v.refused)} documented "
@@ -185,14 +186,34 @@ def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", 
                   "`--onnx-opset`).", ""]
         lines += [f"- {message} ({n} record(s))" for message, n in configuration.items()] + [""]
     lines += ["## Outcomes per path", ""] + _md_table(*full_rows(records))
+    pairs = pair_lines(records)
+    if pairs:
+        lines += ["", "## Pairwise coverage", "", "Per path, the share of the reachable attribute pairs of the ops "
+                  "drawn that judged programs held (per op: `conformance ops --results`).", ""]
+        lines += [f"- {line}" for line in pairs]
     if tasks:
         lines += ["", "## Where the worker time went", "",
-                  "Each task judges one case in `every` (its cost class); `prepare` is rendering and the eager "
+                  "Each task judged one case in `every` at the end (its rate: conformance.run.schedule); `prepare` "
+                  "is rendering and the eager "
                   "reference, once per case and framework.", ""]
         lines += _md_table(["task", "every", "cases", "s/program", "share"],
                            [[k, t.get("every", ""), t["cases"], t["s_per_program"], f"{t['share']:.1%}"]
                             for k, t in tasks.items()])
+    if nodes:
+        lines += ["", "## Where the tasks ran", "", "The nodes of the Ray cluster, and the worker time each spent.",
+                  ""]
+        lines += _md_table(["node", "GPU", "tasks", "worker s", "share"],
+                           [[n, "yes" if e["gpu"] else "no", e["tasks"], e["seconds"], f"{e['share']:.1%}"]
+                            for n, e in nodes.items()])
     return "\n".join(lines) + "\n"
+
+
+def pair_lines(records: list[ResultRecord]) -> list[str]:
+    """Per path, pairwise coverage of the ops drawn (:mod:`conformance.program.coverage`), one line each."""
+    from conformance.program.coverage import summary_lines
+    from conformance.report.ops_view import pair_coverage
+
+    return summary_lines(pair_coverage(records))
 
 
 def _blame_label(record: ResultRecord):
@@ -240,6 +261,8 @@ def print_summary(out, records: list[ResultRecord], results_file="results.jsonl"
                   style="yellow")
     for message, n in Counter(r.detail.message for r in v.configuration).items():
         out.print(escape(f"{message} ({n} record(s), not findings)"), style="red")
+    for line in pair_lines(records):
+        out.print(escape(f"pairwise coverage: {line}"))
     cov = coverage(records)
     if cov["programs"]:
         out.print(f"{cov['programs']} programs; {cov['interesting']} ({cov['interesting'] / cov['programs']:.0%}) "

@@ -3,9 +3,13 @@
 * **Deterministic**: case ``i`` of seed ``s`` is the same on every run and machine with the same
   Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
   ``hypothesis.seed``).
-* **Scheduled by cost**: each task (a path in a mode) judges the cases its cost class gives it
-  (:mod:`conformance.run.schedule`): cheap tasks every case, the most expensive one case in eight; which
-  tasks judge a case depends on the options and the case's position alone, never on timing.
+* **Planned case by case** (:mod:`conformance.run.plan`): the paths a user names judge every case; a default
+  campaign shares the worker time by the costs measured in the run (:mod:`conformance.run.schedule`); a task on
+  which a known bug has fired ``known_bug_limit`` times skips the programs that meet that bug's selector
+  (:mod:`conformance.run.steering`, decided in case order from the records of earlier cases). Each case's tasks
+  are written to ``plan.jsonl``, which ``resume`` follows.
+* **Nothing the generator raises stops it**: a draw that raises is a ``harness_error`` record
+  (:mod:`conformance.run.draws`) and the campaign goes on.
 * **On budget**: once ``budget`` seconds have passed (counted from the first worker ready to run cases), no
   case starts, and each case in flight ends with the task it is running (``resume`` runs the rest).
 * **Isolated**: cases run in worker processes that import the frameworks once. A worker that dies
@@ -41,7 +45,9 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from conformance.program.case import Case
-from conformance.run.crashes import crash_site, finish_lost, report_fatal_signals, signal_name
+from conformance.run.crashes import crash_site
+from conformance.run.draws import DrawError, draw_error_records
+from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 
 CHUNK = 25
@@ -53,32 +59,43 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
     ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
-    are neighbours of the corpus's IR cases)."""
+    are neighbours of the corpus's IR cases). Each chunk steers towards the attribute pairs the chunks before it did
+    not draw (:mod:`conformance.program.coverage`): the coverage state evolves in draw order alone (``steer=False``:
+    the plain stream)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
+    from conformance.program.coverage import Coverage, reach
+    from conformance.program.ops.record import FRAMEWORKS
     from conformance.program.strategies import seed_alone
+    from conformance.run.draws import guarded
     from conformance.run.neighbours import campaign_cases
 
     seen: set[str] = set()
     chunk = 0
+    coverage, reachable = Coverage(), reach(options.get("frameworks") or FRAMEWORKS)
+    steer = options.pop("steer", True)
     while True:
         drawn: list[Case] = []
 
         @hseed(seed * 1_000_003 + chunk)
         @settings(max_examples=CHUNK, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(campaign_cases(**options))
+        @given(guarded(campaign_cases(steering=coverage.steering(reachable) if steer else None, **options)))
         def draw(case):
             drawn.append(case)
 
         with seed_alone():
             draw()
-        chunk += 1
         for case in drawn:
+            if not isinstance(case, DrawError):
+                coverage.add(case.program)
+        for place, case in enumerate(drawn):
+            case = case.named(seed, chunk, place) if isinstance(case, DrawError) else case  # a harness_error record
             if case.id not in seen:  # Hypothesis starts each chunk with its simplest example
                 seen.add(case.id)
                 yield case
+        chunk += 1
 
 
 # ------------------------------------------------------------------ worker side
@@ -86,37 +103,8 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
 
 def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules: list[str],
                  memory_gb: Optional[float], onnx_opset: Optional[int] = None) -> None:
-    from conformance.paths.onnx_opset import OPSET_ENV
-
-    if onnx_opset is not None:  # --onnx-opset: every ConvertContext of this process asks the exporters for it
-        os.environ[OPSET_ENV] = str(onnx_opset)
-    else:
-        os.environ.pop(OPSET_ENV, None)
-    if memory_gb:  # an allocation past this fails (MemoryError) instead of taking the machine down
-        import resource
-
-        limit = int(memory_gb * 2**30)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    # one core per worker: frameworks' own thread and compile pools would fight the other workers
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
-    os.dup2(fd, 2)
-    report_fatal_signals(fd)  # a crash's record names the statement it died in (run/crashes.py)
+    start_worker(path_ids, log_path, modules, memory_gb, onnx_opset)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    import importlib
-
-    from conformance.paths.records import PATHS, load_framework, select_paths
-    from conformance.run.runner import run_case, split_task_key
-
-    for module in modules:
-        importlib.import_module(module)
-    frameworks = sorted({p.split(".")[0] for p in path_ids})
-    select_paths(frameworks)
-    for fw in frameworks:  # the converters and runtimes each record names (onnxscript takes seconds to import)
-        load_framework(fw).versions()
-    sys.dont_write_bytecode = True  # each rendered model is imported once: no .pyc to write
     conn.send(("ready", None))  # imports done: the parent starts the clock only now
     while True:
         try:
@@ -128,9 +116,7 @@ def _worker_main(conn, path_ids: list[str], device: str, log_path: str, modules:
         if msg == STOP:  # came after the case it was meant for had ended
             continue
         case_dict, wanted = msg  # wanted: task keys (runner.task_key), in order
-        case = Case.from_dict(case_dict)
-        tasks = [(PATHS[p], mode) for p, mode in map(split_task_key, wanted)]
-        for record in run_case(case, tasks, device, on_path_start=lambda key: conn.send(("start", key))):
+        for record in case_records(case_dict, wanted, device, lambda key: conn.send(("start", key))):
             conn.send(("record", record))
             if conn.poll() and conn.recv() == STOP:  # the budget ran out: the case's other tasks wait for --resume
                 break
@@ -145,21 +131,11 @@ class WorkerStartError(RuntimeError):
 
 
 @dataclass
-class _Job:
-    index: int
-    case: Case
-    remaining: list[str]  # task keys (runner.task_key) not recorded yet
-    current: Optional[str] = None
-    started: Optional[float] = None  # when the clock of the path in flight started (None: not sent yet)
-    crashed: dict = field(default_factory=dict)  # task key: how it crashed a worker that had run other tasks
-
-
-@dataclass
 class _Worker:
     proc: mp.Process
     conn: object
     log: Path
-    job: Optional[_Job] = None
+    job: Optional[Job] = None
     ready: bool = False
     spawned_at: float = field(default_factory=time.monotonic)
     stopping: bool = False  # told to end its case after the task in flight (the budget ran out)
@@ -185,6 +161,9 @@ class CampaignOptions:
     modes: tuple = ("infer",)  # what is compared with eager (conformance.paths.MODES), each path in each it has
     onnx_opset: Optional[int] = None  # the ONNX opset asked of every exporter (--onnx-opset); None: their defaults
     costs: Optional[dict] = None  # seconds per program by task key, for the schedule (None: run.costs.COSTS)
+    sample: str = "all"  # "all": every task judges every case; "cost": worker time by cost (run.schedule)
+    adapt: bool = True  # the schedule follows the costs measured in the run (False: ``costs`` alone, every run alike)
+    known_bug_limit: int = 3  # fires of a known bug on a task before it skips programs that meet it (run.steering)
 
 
 class ResumeError(RuntimeError):
@@ -221,12 +200,11 @@ class Campaign:
         self.startup_failures = 0
         self.t0: Optional[float] = None  # when the first worker became ready
         self.stopped = False
-        from conformance.run.runner import task_key, tasks_of
-        from conformance.run.schedule import schedule
+        from conformance.run.plan import planner_for
 
-        #: which tasks judge which case (:mod:`conformance.run.schedule`)
-        self.plan = schedule([task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)],
-                             options.costs)
+        #: which tasks judge which case, decided case by case and written to plan.jsonl (:mod:`conformance.run.plan`)
+        self.planner = planner_for(options, lambda: None if self.t0 is None else time.monotonic() - self.t0)
+        self.plan = self.planner.schedule
 
     def _spawn(self, slot: int) -> _Worker:
         parent, child = self.ctx.Pipe()
@@ -241,15 +219,13 @@ class Campaign:
         child.close()
         return _Worker(proc, parent, log)
 
-    def _send(self, worker: _Worker, job: _Job) -> None:
+    def _send(self, worker: _Worker, job: Job) -> None:
         job.current, job.started = None, time.monotonic()
         worker.job = job
         worker.conn.send((job.case.to_dict(), list(job.remaining)))
 
     def _receive(self, worker: _Worker, write) -> None:
         """Take every message the worker has sent (raises EOFError/OSError once it is gone)."""
-        from conformance.run.runner import task_key
-
         while worker.conn.poll():
             kind, payload = worker.conn.recv()
             now = time.monotonic()
@@ -260,13 +236,8 @@ class Campaign:
             elif kind == "start":
                 worker.job.current, worker.job.started = payload, now
             elif kind == "record":
-                key = task_key(payload.path_id, payload.mode)
-                if key in worker.job.crashed:
-                    payload.detail.extra["crashed_before"] = worker.job.crashed[key]
-                write(worker.job.index, payload)
+                write(worker.job.index, worker.job.take(payload, now))
                 worker.tasks += 1
-                worker.job.remaining = [k for k in worker.job.remaining if k != key]
-                worker.job.current, worker.job.started = None, now
             else:  # done
                 worker.job = None
                 self.n_cases += 1
@@ -301,59 +272,30 @@ class Campaign:
         if job is None:
             return
         if worker.ready and job.started is not None:
-            in_flight = in_flight or job.current or job.remaining[0]
-            if in_flight.startswith("prepare:"):
-                fw = in_flight.split(":", 1)[1]
-                lost = [p for p in job.remaining if p.startswith(fw + ".")]
-                why += f" while running the {fw} eager reference"
-            else:
-                lost = [in_flight] if in_flight in job.remaining else []  # else it finished in the drain
-                if outcome == "crash" and worker.tasks and lost and in_flight not in job.crashed:
-                    # run it again alone in the fresh worker, first: a crash of its own, or the state left by others?
-                    job.crashed[in_flight] = (f"{why}{_exit_text(worker.proc.exitcode, outcome)} after {worker.tasks} "
-                                              f"other task(s) in that process (log: {worker.log})")
-                    job.remaining = [in_flight] + [k for k in job.remaining if k != in_flight]
-                    lost = []
-            self._record_lost(job, lost, outcome, why, worker, write)
+            code = worker.proc.exitcode
+            lost, why = lost_tasks(job, in_flight or job.current or job.remaining[0], outcome, why, code, worker.tasks,
+                                   str(worker.log))
+            if lost:  # else rerun alone (job.crashed), or finished in the drain
+                tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
+                for record in lost_records(job, lost, outcome, why, self.options.device, code, tail,
+                                           lambda fw: crash_site(job.case.program, fw, worker.log)):
+                    write(job.index, record)
         if job.remaining:
             job.current, job.started = None, None
             self.workers[slot].job = job  # sent once the replacement says it is ready
         else:
             self.n_cases += 1
 
-    def _record_lost(self, job: _Job, lost: list, outcome: str, why: str, worker: _Worker, write) -> None:
-        if not lost:  # rerun alone (job.crashed), or finished in the drain
-            return
-        from conformance.paths.records import PATHS, load_framework
-        from conformance.run.runner import split_task_key
-
-        code = worker.proc.exitcode
-        why += _exit_text(code, outcome)
-        if any(key in job.crashed for key in lost):
-            why += ", again when run alone in a fresh worker"
-        tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
-        for key in lost:
-            pid, mode = split_task_key(key)
-            path = PATHS[pid]
-            fw = load_framework(path.framework)
-            record = ResultRecord.for_case(job.case, path.framework, path.name, self.options.device, fw.versions(),
-                                           mode)
-            record.detail.stderr_tail = tail
-            site = crash_site(job.case.program, path.framework, worker.log) if outcome == "crash" else ""
-            write(job.index, finish_lost(record, path, outcome, why + site, code, tail, job.case.program,
-                                         fw.version()))
-        job.remaining = [p for p in job.remaining if p not in lost]
-
     def run(self) -> dict:
         options = self.options
         options.out.mkdir(parents=True, exist_ok=True)
         done = recorded(options.out / "results.jsonl") if options.resume else {}
+        self.planner.open(options.out, options.resume)
         from conformance.run.runner import task_key, tasks_of
 
         keys = [task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)]
-        plan = self.plan
         db = None
-        replays: list[_Job] = []
+        replays: list[Job] = []
         if options.database:
             from conformance.run.database import findings, open_database
 
@@ -369,13 +311,14 @@ class Campaign:
                 from conformance.run.database import publish
 
                 publish(db, record)
+            self.planner.observe(index, record)
             self.on_record(record)
 
         shard, shards = options.shard
         stream = ((index, case) for index, case in enumerate(generate_cases(options.seed, **options.generator))
                   if index % shards == shard)
 
-        def next_job() -> Optional[_Job]:
+        def next_job() -> Optional[Job]:
             """The next shared finding to replay, else the next case of this shard with paths left to run
             (None past ``max_cases``)."""
             if replays:
@@ -387,11 +330,29 @@ class Campaign:
                 if case_id != case.id:
                     raise ResumeError(f"case {index} in {options.out / 'results.jsonl'} is {case_id}, this campaign's "
                                       f"is {case.id}: resume with the seed and options that made those results")
-                remaining = [k for k in plan.tasks(keys, index // shards) if k not in have]
-                if remaining:
-                    return _Job(index, case, remaining)
+                if isinstance(case, DrawError):  # the generator raised: a harness_error record, and on
+                    for record in [] if have else draw_error_records(case, options.paths, options.modes,
+                                                                     options.device, options.seed, index):
+                        write(index, record)
+                    continue
+                job = Job(index, case, self.planner.candidates(index, case, index // shards, have))
+                if job.remaining and (not self.planner.settle(job) or job.remaining):  # settled now, or when sent
+                    return job
             return None
 
+        try:
+            self.run_jobs(next_job, write)
+        finally:
+            results.close()
+            self.planner.close()
+        elapsed = time.monotonic() - self.t0 if self.t0 is not None else 0.0
+        return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
+
+    def run_jobs(self, next_job: Callable[[], Optional[Job]], write: Callable[[int, ResultRecord], None]) -> None:
+        """The worker pool: run the jobs ``next_job`` gives (None: no more) until they or the budget run out, and
+        ``write(index, record)`` each record. Here, on worker processes of this machine (on a cluster:
+        :class:`conformance.run.cluster.ClusterCampaign`)."""
+        options = self.options
         self.workers = [self._spawn(i) for i in range(max(1, options.workers))]
         exhausted = False
         # cases drawn ahead, in order, while the workers start and run (drawing a case overlaps their work)
@@ -408,7 +369,9 @@ class Campaign:
                         job = ahead.popleft() if ahead else None if drained else next_job()
                         if job is None:
                             exhausted = out_of_time = True
-                        else:
+                        elif not self.planner.settle(job):  # cases before it still running decide its tasks
+                            ahead.appendleft(job)
+                        elif job.remaining:
                             self._send(worker, job)
                 if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break
@@ -450,19 +413,9 @@ class Campaign:
                 worker.proc.join(3)
                 if worker.proc.is_alive():
                     worker.proc.kill()
-            results.close()
-        elapsed = time.monotonic() - self.t0 if self.t0 is not None else 0.0
-        return {"cases": self.n_cases, "elapsed_s": elapsed, "interrupted": self.stopped}
 
 
-def _exit_text(code: Optional[int], outcome: str) -> str:
-    """How a lost worker ended, for its record's message: `` (signal SIGSEGV)``, `` (exit code 1)``."""
-    if code is not None and code < 0:
-        return f" (signal {signal_name(code)})"
-    return f" (exit code {code})" if code is not None and outcome == "crash" else ""
-
-
-def replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
+def replay_jobs(found, keys: list[str], done: dict) -> list[Job]:
     """Jobs replaying shared findings on this campaign's tasks (paths in modes): one per case, numbered
     -1, -2 ...; with ``--resume``, what an earlier run of this campaign already replayed (same case id) is
     skipped."""
@@ -480,7 +433,7 @@ def replay_jobs(found, keys: list[str], done: dict) -> list[_Job]:
     for k, (case_id, (case, paths)) in enumerate(by_case.items()):
         remaining = [k for k in keys if k in paths and k not in replayed.get(case_id, set())]
         if remaining:
-            jobs.append(_Job(-(k + 1), case, remaining))
+            jobs.append(Job(-(k + 1), case, remaining))
     return jobs
 
 

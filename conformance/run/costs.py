@@ -2,14 +2,18 @@
 conversion, running and comparison, the mean over the records of the campaigns of 2026-11-23 (2 shared CPU cores,
 every path of every framework); a task added since, from a later run scaled to these
 (:func:`conformance.run.schedule.calibrated`). The train entries of torch.compile and compile_dynamic are
-re-measured the same way from the clean campaigns of 2026-11-28 (issue 20: 317 programs in train mode; the 0.28 and
+re-measured the same way from the clean campaigns of 2026-11-28 (317 programs in train mode; the 0.28 and
 0.38 s of 2026-11-23 were a quarter of their cost on new programs, whose graphs inductor has not compiled before).
-Campaigns draw the sampling class of each task from here (:mod:`conformance.run.schedule`), so the same seed and
-options judge the same cases with the same tasks on any machine and with any number of workers. Add the tasks it
-lacks from results files::
+A campaign takes these as the prior of each task's cost and measures its own as records arrive
+(:mod:`conformance.run.schedule`). Add the tasks it lacks from results files::
 
     python -m conformance.run.schedule reports/run1 reports/run2 > conformance/run/costs.py
 """
+
+#: The paths the project exists for (dynamic-to-static conversion and the deployment formats users ship): in a
+#: campaign that names no paths they judge every case in ``infer`` mode; the other tasks share the rest.
+CORE = frozenset({"paddle.to_static", "paddle.jit_save", "paddle.inference", "tf.function", "tf.xla", "tf.onnx",
+                  "torch.script", "torch.trace", "torch.export", "torch.onnx_torchscript"})
 
 #: ``{task key: seconds per program}`` (task keys: :func:`conformance.run.runner.task_key`)
 COSTS = {

@@ -1,45 +1,65 @@
-"""Which tasks judge which case: campaign time goes where the programs are cheap to judge, and no task starves.
+"""Which tasks judge which case: the paths a user names judge every case; a default campaign shares worker time by
+what each task costs, measured in the run.
 
 A task (a path in a mode, :func:`~conformance.run.runner.task_key`) costs from milliseconds (``torch.script``) to
-seconds (``torch.compile``) per program. Judging every case with every task would spend a campaign on the slow
-ones: the cheap tasks would judge as few programs as the slowest. So each task has a *sampling class* ``k``
-from its cost (:data:`~conformance.run.costs.COSTS`, seconds per program): it judges one case in ``2**k``, the
-cases whose position in the shard's stream is a multiple of ``2**k``. A task under :data:`FLOOR` seconds judges
-every case (so a cheap path judges as many programs as the campaign draws); from :data:`FLOOR` on, a task judges
-one case in 4, and each doubling of the cost halves the share, down to one in ``2**MAX_CLASS``, so no task
-starves. Classes count from the cheapest task of the run (a run of expensive tasks alone judges every case).
+seconds (``torch.compile``) per program. Each task has a *rate*, the share of the cases it judges (1: every case):
 
-The classes come from the cost table, never from the clock of this run: the same seed and options judge the same
-cases, in the same order, with the same tasks, whatever ``--workers`` and however loaded the machine. A case is
-drawn, rendered and its eager reference computed once, for all the tasks that take it. What each task costs
-in this run (its running estimate) and its share of the worker time are in the manifest and the summary
-(:func:`shares`); ``python -m conformance.run.schedule RESULTS...`` prints the cost table with the tasks it lacks
-measured in results files (:func:`calibrated`).
+* ``sample="all"`` (``conformance fuzz --paths ...``): every task judges every case: the paths a user names are the
+  campaign.
+* ``sample="cost"`` (a campaign that names no paths, or ``--sample cost``): the *core* tasks
+  (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode) judge every case; the
+  others share
+  :data:`OTHER_SHARE` of the worker time, an equal share each (water-filling: a task too cheap to use its share
+  judges every case and leaves the rest to the others), and each judges at least :data:`MIN_PROGRAMS` programs
+  in the campaign where the budget allows. What a task costs is the running mean of its records in this run, the
+  table :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a prior, not
+  the law); what the campaign can still run comes from the budget left, the workers and the worker time the
+  records account for so far.
+
+A task judges the case at position ``p`` of the shard's stream when ``position_key(p) < rate``: a low-discrepancy
+sequence, so a task of rate 1/8 judges one case in 8, spread evenly, and the cases of a task are among those of
+every task of a higher rate (the eager reference of a case is computed once for all the tasks that take it). A
+framework's eager path judges the cases some other task of that framework judges; a case no task judges is not run.
+
+What is and is not deterministic: the cases (the same seed and options draw the same cases, whatever the workers);
+with ``sample="all"``, or ``adapt=False``, which tasks judge which case too. A default campaign's rates follow the
+costs measured as records arrive, so two runs of one seed may judge a case with other tasks: the decision for each
+case is written to ``plan.jsonl`` beside the results (:mod:`conformance.run.plan`), and ``--resume`` follows it.
+``python -m conformance.run.schedule RESULTS...`` prints the cost table with the tasks it lacks measured in results
+files (:func:`calibrated`).
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from conformance.run.costs import COSTS
 
-#: Seconds per program under which a task judges every case.
-FLOOR = 0.2
-#: The sparsest sampling: a task judges at least one case in ``2**MAX_CLASS``.
-MAX_CLASS = 3
+#: The share of the worker time the tasks outside :data:`~conformance.run.costs.CORE` take together in a campaign
+#: that has core tasks (the core tasks and each case's eager reference take the rest).
+OTHER_SHARE = 0.4
+#: The programs each task judges at least in a ``sample="cost"`` campaign, where the budget allows.
+MIN_PROGRAMS = 10
+#: How many programs the cost table's figure weighs against those measured in the run.
+PRIOR_WEIGHT = 2
+#: Seconds per program of a task the table lacks, until measured; seconds of a case's eager reference.
+UNKNOWN_COST = 0.5
+PREPARE_COST = 0.1
+#: The table's worker seconds are this share of the wall-clock worker time, until the run measures its own
+#: (drawing cases, pipes, journaling and the machine's other load take the rest).
+EFFICIENCY = 0.7
+
+_GOLDEN = 0.6180339887498949
 
 
-def cost_class(seconds: Optional[float]) -> int:
-    """The sampling class of a task that costs ``seconds`` per program (None: not in the table, judged on every
-    case until it is)."""
-    if not seconds or seconds < FLOOR:
-        return 0
-    return min(MAX_CLASS, 2 + int(math.floor(math.log2(seconds / FLOOR))))
+def position_key(position: int) -> float:
+    """Where position ``p`` falls in [0, 1): ``p * (golden ratio - 1)`` modulo 1 (position 0: 0.0, judged by every
+    task)."""
+    return (position * _GOLDEN) % 1.0
 
 
 def task_cost(key: str, costs: dict = COSTS) -> Optional[float]:
@@ -49,27 +69,87 @@ def task_cost(key: str, costs: dict = COSTS) -> Optional[float]:
     return costs.get(key.split("@")[0] + "@infer")
 
 
-@dataclass(frozen=True)
-class Schedule:
-    """Per task key, ``every``: the task judges the cases whose position in the stream is a multiple of it."""
+def is_eager(key: str, eager: frozenset) -> bool:
+    return key.split("@")[0] in eager
 
-    every: dict
+
+@dataclass
+class Schedule:
+    """The rates of a campaign's tasks (``rates``: task key -> share of the cases it judges)."""
+
+    keys: list
+    eager: frozenset = frozenset()  # path ids of the frameworks' eager (reference) paths
+    rates: dict = field(default_factory=dict)
 
     def takes(self, key: str, position: int) -> bool:
         """Does task ``key`` judge the case at ``position`` of the shard's stream (0, 1, 2 ...)?"""
-        return position % self.every.get(key, 1) == 0
+        return position_key(position) < self.rate(key)
+
+    def rate(self, key: str) -> float:
+        if not is_eager(key, self.eager):
+            return self.rates.get(key, 1.0)
+        fw, mode = key.split(".")[0], key.split("@")[1]
+        others = [self.rates.get(k, 1.0) for k in self.keys
+                  if k.startswith(fw + ".") and k.endswith("@" + mode) and not is_eager(k, self.eager)]
+        return max(others, default=1.0)
 
     def tasks(self, keys: list[str], position: int) -> list[str]:
         """The tasks among ``keys`` that judge the case at ``position``, in their order."""
         return [k for k in keys if self.takes(k, position)]
 
 
-def schedule(keys: list[str], costs: Optional[dict] = None) -> Schedule:
-    """The schedule of a run of tasks ``keys``: classes counted from the cheapest of them. ``costs``: seconds
-    per program by task key (default: :data:`~conformance.run.costs.COSTS`)."""
-    classes = {k: cost_class(task_cost(k, COSTS if costs is None else costs)) for k in keys}
-    least = min(classes.values(), default=0)
-    return Schedule({k: 2 ** (c - least) for k, c in classes.items()})
+def _level(total, budget: float, top: float) -> float:
+    """The ``x`` in [0, ``top``] at which the increasing ``total(x)`` reaches ``budget`` (bisection)."""
+    lo, hi = 0.0, top
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if total(mid) <= budget else (lo, mid)
+    return lo
+
+
+def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Optional[dict] = None,
+          positions_cap: Optional[int] = None, min_programs: int = MIN_PROGRAMS) -> dict:
+    """Rates of the tasks of ``costs`` (task key -> seconds per program; eager paths left out) for a campaign with
+    ``worker_s`` worker seconds left (as the records count them) and at most ``positions_cap`` cases left.
+
+    The ``core`` tasks judge every case: with each case's eager references (``prepare``: seconds per framework) they
+    take ``1 - OTHER_SHARE`` of the time, which sets how many cases the campaign runs. The other tasks share the
+    rest: first each its floor, ``min_programs`` less what it has ``judged`` (where the time does not cover the
+    floors, a task that judges every case for less than an equal share of the time does, and the others judge an
+    equal number of programs each, those that have judged their floor none meanwhile), then an equal share of the
+    time each, a task that would judge every case with less leaving the rest to the others. Without core tasks, the
+    others share all the time and the cheapest judges every case."""
+    judged = judged or {}
+    core_fws = {k.split(".")[0] for k in core}
+    others = {k: c + (0.0 if k.split(".")[0] in core_fws else prepare.get(k.split(".")[0], PREPARE_COST))
+              for k, c in costs.items() if k not in core}  # a framework without core tasks: its reference too
+    base = sum(prepare.get(fw, PREPARE_COST) for fw in core_fws) + sum(costs[k] for k in core)
+    if core:
+        positions = (1 - OTHER_SHARE) * worker_s / base
+    else:
+        positions = worker_s / max(sum(min(others.values(), default=1.0) for _ in others), 1e-9)
+    positions = max(1.0, positions if positions_cap is None else min(positions, positions_cap))
+    budget = worker_s - positions * base
+    rates = {k: 1.0 for k in core}
+    if not others:
+        return rates
+    floor = {k: min(positions, max(0, min_programs - judged.get(k, 0))) for k in others}
+    top = max(positions * c for c in others.values())
+    if sum(floor[k] * c for k, c in others.items()) >= budget:  # the floors alone overrun the time
+        # a task that judges every case for less than an equal share of the time does; the others judge an equal
+        # number of programs each (one that has judged its floor already, none until the others have theirs)
+        share = _level(lambda x: sum(min(positions * c, x) for c in others.values()), budget, top)
+        seconds = {k: positions * c for k, c in others.items() if positions * c <= share}
+        rest = {k: c for k, c in others.items() if k not in seconds}
+        left = budget - sum(seconds.values())
+        m = _level(lambda x: sum(min(floor[k], x) * c for k, c in rest.items()), left, positions)
+        seconds.update({k: min(floor[k], m) * c for k, c in rest.items()})
+    else:
+        level = _level(lambda x: sum(max(floor[k] * c, min(positions * c, x)) for k, c in others.items()), budget,
+                       top)
+        seconds = {k: max(floor[k] * c, min(positions * c, level)) for k, c in others.items()}
+    rates.update({k: min(1.0, seconds[k] / (positions * c)) for k, c in others.items()})
+    return rates
 
 
 def judged_seconds(record) -> float:
@@ -79,9 +159,10 @@ def judged_seconds(record) -> float:
 
 
 def shares(records: list, plan: Optional[Schedule] = None) -> dict:
-    """Per task key of ``records`` (a campaign's, replays left out): ``every`` (from ``plan``), ``cases`` judged
-    by it, ``seconds`` spent on them, ``s_per_program`` (the running cost estimate) and ``share`` of the
-    seconds of all tasks; plus, per framework, ``prepare:<framework>``: rendering and the eager reference."""
+    """Per task key of ``records`` (a campaign's, replays left out): ``cases`` judged by it, ``seconds`` spent on
+    them, ``s_per_program`` (the running cost estimate), ``share`` of the seconds of all tasks and, with ``plan``,
+    its last ``rate`` (one case in ``every``); plus, per framework, ``prepare:<framework>``: rendering and the
+    eager reference."""
     from conformance.run.runner import task_key
 
     seconds: dict = defaultdict(float)
@@ -103,8 +184,9 @@ def shares(records: list, plan: Optional[Schedule] = None) -> dict:
     for key in sorted(seconds, key=lambda k: -seconds[k]):
         entry = {"cases": cases[key], "seconds": round(seconds[key], 3),
                  "s_per_program": round(seconds[key] / cases[key], 4), "share": round(seconds[key] / total, 4)}
-        if plan is not None and not key.startswith("prepare:"):
-            entry["every"] = plan.every.get(key, 1)
+        if plan is not None and not key.startswith("prepare:"):  # the last rate: it judges one case in ``every``
+            rate = plan.rate(key)
+            entry.update(rate=round(rate, 4), every=round(1 / rate, 1) if rate > 0 else None)
         out[key] = entry
     return out
 

@@ -1,0 +1,220 @@
+"""A campaign's plan: which tasks judge each case, decided in case order and written down.
+
+For each case the campaign runs, :class:`Planner` takes the tasks the schedule gives its position
+(:mod:`conformance.run.schedule`: every task with ``sample="all"``, shares of the worker time by measured cost with
+``sample="cost"``), leaves out those that known bugs steer away from it (:mod:`conformance.run.steering`), and
+writes the decision to ``plan.jsonl`` beside ``results.jsonl``, one line per case::
+
+    {"index": 12, "case_id": "...", "tasks": ["torch.eager@infer", ...], "sampled_out": ["torch.compile@infer"],
+     "steered": {"torch.onnx_torchscript@infer": "the known bug's text"}}
+
+``--resume`` reads it back: a case already planned keeps its tasks (the schedule's rates follow measured costs, so
+planning it again could differ), and the known-bug counts start from the records already written.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Callable, Optional
+
+from conformance.run.costs import CORE, COSTS
+from conformance.run.schedule import (
+    EFFICIENCY,
+    PREPARE_COST,
+    PRIOR_WEIGHT,
+    UNKNOWN_COST,
+    Schedule,
+    allot,
+    judged_seconds,
+    task_cost,
+)
+from conformance.run.steering import Steering
+
+PLAN_FILE = "plan.jsonl"
+#: How many cases are drawn between two updates of the rates from the costs measured.
+REPLAN_EVERY = 4
+
+
+class Planner:
+    """Decides and records the tasks of each case of a campaign.
+
+    ``keys``: the campaign's task keys, in order; ``eager``: the path ids of its eager paths; ``sample``: ``"all"``
+    or ``"cost"``; ``costs``: the prior seconds per program (default :data:`~conformance.run.costs.COSTS`);
+    ``adapt``: follow the costs measured in the run (False: the prior alone, so the same seed and options judge the
+    same cases with the same tasks); ``known_bug_limit``: :data:`~conformance.run.steering.KNOWN_BUG_LIMIT`;
+    ``clock``: seconds since the first worker was ready (None before); ``budget``, ``workers``, ``max_positions``:
+    what the campaign may still run."""
+
+    def __init__(self, keys: list, eager: set, paths: list, sample: str = "all", costs: Optional[dict] = None,
+                 adapt: bool = True, known_bug_limit: int = 3, budget: float = 120.0, workers: int = 1,
+                 max_positions: Optional[int] = None, clock: Callable[[], Optional[float]] = lambda: None):
+        if sample not in ("all", "cost"):
+            raise ValueError(f"sample must be 'all' or 'cost', got {sample!r}")
+        self.keys, self.sample, self.adapt = list(keys), sample, adapt
+        self.prior = COSTS if costs is None else costs
+        self.budget, self.workers, self.max_positions, self.clock = budget, max(1, workers), max_positions, clock
+        self.schedule = Schedule(self.keys, frozenset(eager), {k: 1.0 for k in self.keys})
+        self.steering = Steering(paths, known_bug_limit)
+        self.planned: dict = {}  # index -> the plan line of a case planned by an earlier run (--resume)
+        self.steered: dict = defaultdict(Counter)  # task key -> {bug text: programs steered away}
+        self.sampled_out: Counter = Counter()  # task key -> cases its rate left out
+        self.seconds: dict = defaultdict(list)  # task key -> seconds of each program measured; "prepare:<fw>" too
+        self.prepared: set = set()  # (framework, index) whose eager reference is counted
+        self.drawn = 0
+        self.unsettled: set = set()  # indices given tasks by :meth:`candidates`, not settled yet
+        self.file = None
+        self.replan(0)
+
+    # ------------------------------------------------------------------ the plan file
+
+    def open(self, folder: Path, resume: bool) -> None:
+        """Start writing ``folder/plan.jsonl``; with ``resume``, read what an earlier run planned and recorded."""
+        path = folder / PLAN_FILE
+        if resume:
+            from conformance.run.records import read_results
+
+            if path.exists():
+                data = path.read_bytes()
+                if data and not data.endswith(b"\n"):  # a line cut short by a kill: that case is planned again
+                    path.write_bytes(data[: data.rfind(b"\n") + 1])
+                for line in path.read_text().splitlines():
+                    entry = json.loads(line)
+                    self.planned[entry["index"]] = entry
+                    self._count(entry)
+            results = folder / "results.jsonl"
+            for record in read_results(results) if results.exists() else ():
+                self.observe(record.index, record)
+        self.file = path.open("a" if resume else "w")
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    # ------------------------------------------------------------------ decisions
+
+    def candidates(self, index: int, case, position: int, have: set) -> list:
+        """The tasks the schedule gives the case at ``index`` (its ``position`` in the shard's stream), less those
+        already recorded (``have``); a case an earlier run planned keeps that run's tasks."""
+        if index in self.planned:
+            return [k for k in self.planned[index]["tasks"] if k not in have]
+        self.drawn += 1
+        if self.adapt and self.sample == "cost" and self.drawn % REPLAN_EVERY == 0:
+            self.replan(position)
+        out = [k for k in self.schedule.tasks(self.keys, position) if k not in have]
+        if out:
+            self.unsettled.add(index)
+        return out
+
+    def settle(self, job) -> bool:
+        """Fix the tasks of ``job`` before it is sent (leaving out those steered away from known bugs) and write
+        the decision; False while earlier cases still running decide it (send it later)."""
+        if job.index < 0 or job.index in self.planned:
+            self.steering.sent(job.index, job.case, job.remaining)
+            return True
+        if any(i < job.index for i in self.unsettled):  # decided in case order
+            return False
+        steered = self.steering.decide(job.index, job.case, job.remaining)
+        if steered is None:
+            return False
+        self.unsettled.discard(job.index)
+        chosen = self._with_reference([k for k in job.remaining if k not in steered])
+        position_tasks = set(job.remaining)
+        entry = {"index": job.index, "case_id": job.case.id, "tasks": chosen,
+                 "sampled_out": [k for k in self.keys if k not in position_tasks], "steered": steered}
+        self.planned[job.index] = entry
+        self._count(entry)
+        if self.file is not None:
+            self.file.write(json.dumps(entry, sort_keys=True) + "\n")
+            self.file.flush()
+        job.remaining = chosen
+        self.steering.sent(job.index, job.case, chosen)
+        return True
+
+    def _with_reference(self, keys: list) -> list:
+        """``keys`` less the eager references left with nothing of theirs to judge (a framework's eager task stays
+        where another task of that framework and mode stays, or where the campaign has none)."""
+        def others(key: str, pool: list) -> list:
+            fw, mode = key.split(".")[0], key.split("@")[1]
+            return [k for k in pool if k.startswith(fw + ".") and k.endswith("@" + mode) and not self._eager(k)]
+
+        return [k for k in keys if not self._eager(k) or others(k, keys) or not others(k, self.keys)]
+
+    def _eager(self, key: str) -> bool:
+        return key.split("@")[0] in self.schedule.eager
+
+    def _count(self, entry: dict) -> None:
+        for key, text in entry.get("steered", {}).items():
+            self.steered[key][text] += 1
+        self.sampled_out.update(entry.get("sampled_out", ()))
+
+    # ------------------------------------------------------------------ costs measured
+
+    def observe(self, index: Optional[int], record) -> None:
+        """A record of this campaign (``index``: its case's position; replays, negative, count for nothing)."""
+        from conformance.run.runner import task_key
+
+        if index is None or index < 0:
+            return
+        self.steering.observe(index, record)
+        self.seconds[task_key(record.path_id, record.mode)].append(judged_seconds(record))
+        if record.timings.prepare_s is not None and (record.framework, index) not in self.prepared:
+            self.prepared.add((record.framework, index))
+            self.seconds["prepare:" + record.framework].append(record.timings.prepare_s)
+
+    def cost(self, key: str) -> float:
+        """Seconds per program of task ``key`` (``prepare:<framework>``: of a case's eager reference): the median of
+        the programs measured in this run (a first program that warms a compiler up is no guide to the next), the
+        table's figure weighing as :data:`~conformance.run.schedule.PRIOR_WEIGHT` programs."""
+        if key.startswith("prepare:"):
+            prior = PREPARE_COST
+        else:
+            prior = task_cost(key, self.prior)
+            prior = UNKNOWN_COST if prior is None else prior
+        measured = self.seconds.get(key, [])
+        if not self.adapt or not measured:
+            return prior
+        return (prior * PRIOR_WEIGHT + statistics.median(measured) * len(measured)) / (PRIOR_WEIGHT + len(measured))
+
+    def replan(self, position: int) -> None:
+        """Set the rates from the costs known now, for the worker time and cases left after ``position``."""
+        if self.sample == "all":
+            return
+        eager = self.schedule.eager
+        costs = {k: max(self.cost(k), 1e-4) for k in self.keys if k.split("@")[0] not in eager}
+        frameworks = {k.split(".")[0] for k in self.keys}
+        prepare = {fw: self.cost("prepare:" + fw) for fw in frameworks}
+        elapsed = (self.clock() or 0.0) if self.adapt else 0.0
+        accounted = sum(sum(v) for v in self.seconds.values())
+        efficiency = EFFICIENCY
+        if elapsed > 20 and accounted > 0:  # the share of the wall-clock worker time the records account for
+            efficiency = min(1.0, max(0.05, accounted / (elapsed * self.workers)))
+        worker_s = max(0.0, self.budget - elapsed) * self.workers * efficiency
+        cap = None if self.max_positions is None else max(1, self.max_positions - position)
+        core = {k for k in costs if k.split("@")[0] in CORE and k.endswith("@infer")}
+        judged = {k: len(self.seconds.get(k, ())) for k in costs} if self.adapt else {}
+        self.schedule.rates = allot(costs, core, prepare, worker_s, judged, cap)
+
+    # ------------------------------------------------------------------ the summary
+
+    def summary(self) -> dict:
+        """What the plan left out: ``steered`` (task key -> {bug text: programs}), ``steered_programs``,
+        ``known_bugs`` (how many distinct bugs), ``sampled_out`` (task key -> programs) and the last ``rates``."""
+        return {"steered": {k: dict(v) for k, v in sorted(self.steered.items())},
+                "steered_programs": sum(n for v in self.steered.values() for n in v.values()),
+                "known_bugs": len({t for v in self.steered.values() for t in v}),
+                "sampled_out": dict(sorted(self.sampled_out.items())),
+                "rates": {k: round(self.schedule.rate(k), 4) for k in self.keys}}
+
+
+def planner_for(options, clock: Callable[[], Optional[float]]) -> Planner:
+    """The planner of a campaign with ``options`` (:class:`~conformance.run.campaign.CampaignOptions`)."""
+    from conformance.run.runner import task_key, tasks_of
+
+    keys = [task_key(p.id, mode) for p, mode in tasks_of(options.paths, options.modes)]
+    shards = options.shard[1]
+    positions = None if options.max_cases is None else -(-options.max_cases // shards)
+    return Planner(keys, {p.id for p in options.paths if p.reference}, options.paths, options.sample, options.costs,
+                   options.adapt, options.known_bug_limit, options.budget, options.workers or 1, positions, clock)

@@ -1,0 +1,95 @@
+"""Known bugs stop eating a campaign's budget: once a known-bug record has fired ``limit`` times on a task (a path
+in a mode), the programs that meet its selector are no longer judged by that task.
+
+A known bug is a :class:`~conformance.paths.records.Limitation` with no outcome of its own (the record names it in
+``detail.known_issue``). Its *selector* on a program is what can be told before converting: the ops it names (the
+program must use one), the constructs it names (the program must exercise one) and its modes. A known bug that
+names neither ops nor constructs (selected by the framework's message alone) cannot be told from the program, and
+is never steered around. A program steered away from a task is still judged by every other task.
+
+The decision is made in case order, from the records of earlier cases alone, never from which records happened to
+arrive first: the task skips case ``i`` if the bug fired on it in at least ``limit`` of the cases before ``i`` and
+case ``i`` meets its selector. While earlier cases that meet the selector are still running and could decide it,
+the case waits (:meth:`Steering.decide` returns None); so the same records in case order give the same decisions,
+whatever the number of workers, and ``--resume`` makes the same ones (the campaign also writes each case's
+decision to ``plan.jsonl``, :mod:`conformance.run.plan`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Optional
+
+#: How many times a known bug fires on a task before that task skips the programs that meet its selector.
+KNOWN_BUG_LIMIT = 3
+
+
+def steerable(limitation) -> bool:
+    """Whether a program can be told to meet ``limitation`` before converting: a known bug (no outcome) that names
+    ops or constructs."""
+    return limitation.outcome is None and bool(limitation.ops or limitation.constructs)
+
+
+def meets(limitation, ops, constructs, mode: str) -> bool:
+    """Whether a program with ``ops`` and ``constructs``, judged in ``mode``, meets the selector of ``limitation``
+    (every one it sets: its modes, one of its ops, one of its constructs)."""
+    if limitation.modes and mode not in limitation.modes:
+        return False
+    if limitation.ops and not set(limitation.ops) & set(ops):
+        return False
+    return not (limitation.constructs and not set(limitation.constructs) & set(constructs))
+
+
+class Steering:
+    """The known-bug decisions of one campaign. ``paths``: the campaign's path records (their known bugs are those
+    of :attr:`~conformance.paths.records.PathRecord.records`); ``limit``: :data:`KNOWN_BUG_LIMIT` (0: never
+    steer)."""
+
+    def __init__(self, paths: list, limit: int = KNOWN_BUG_LIMIT):
+        self.limit = limit
+        #: path id -> {the text a record names the bug by: the limitation}
+        self.bugs = {p.id: {lim.text: lim for lim in p.records if steerable(lim)} for p in paths}
+        self.fires: dict = defaultdict(list)  # (task key, bug text) -> indices of the cases it fired on
+        self.pending: dict = {}  # index -> (ops, constructs, {task keys sent and not recorded yet})
+
+    def observe(self, index: int, record) -> None:
+        """A record of the campaign arrived (``index``: its case's position; replays, negative, are left out)."""
+        from conformance.run.runner import task_key
+
+        if index is None or index < 0:
+            return
+        key = task_key(record.path_id, record.mode)
+        if index in self.pending:
+            self.pending[index][2].discard(key)
+            if not self.pending[index][2]:
+                del self.pending[index]
+        text = record.detail.known_issue
+        if text and text in self.bugs.get(record.path_id, {}) and index not in self.fires[(key, text)]:
+            self.fires[(key, text)].append(index)
+
+    def sent(self, index: int, case, keys: list) -> None:
+        """The tasks ``keys`` of case ``index`` go to a worker: until their records arrive, they may still fire."""
+        if index >= 0 and keys:
+            self.pending[index] = (set(case.program.ops()), set(case.program.constructs()), set(keys))
+
+    def decide(self, index: int, case, keys: list) -> Optional[dict]:
+        """``{task key: bug text}`` of the tasks among ``keys`` that skip case ``index`` (empty: none), or None while
+        cases before it still running could change that."""
+        if self.limit <= 0 or index < 0:
+            return {}
+        ops, constructs = set(case.program.ops()), set(case.program.constructs())
+        out: dict = {}
+        for key in keys:
+            pid, _, mode = key.partition("@")
+            for text, lim in self.bugs.get(pid, {}).items():
+                if not meets(lim, ops, constructs, mode):
+                    continue
+                fired = sum(1 for i in self.fires.get((key, text), ()) if i < index)
+                if fired >= self.limit:
+                    out[key] = text
+                    break
+                open_ = sum(1 for i, (o, c, left) in self.pending.items()
+                            if i < index and key in left and meets(lim, o, c, mode))
+                if fired + open_ >= self.limit:
+                    return None
+        return out

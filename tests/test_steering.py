@@ -1,0 +1,104 @@
+"""Known bugs stop eating the budget: after ``limit`` fires on a task, the programs that meet the bug's selector skip
+that task (and only that task), decided in case order whatever order the records arrive in."""
+
+import random
+from types import SimpleNamespace
+
+from conformance.run.plan import Planner
+from conformance.run.steering import Steering, meets, steerable
+
+BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), text="known bug: floor div")
+BY_MESSAGE = SimpleNamespace(outcome=None, ops=(), constructs=(), modes=frozenset(), text="known bug: by message")
+REFUSAL = SimpleNamespace(outcome="unsupported", ops=("floor_div",), constructs=(), modes=frozenset(), text="refused")
+PATHS = [SimpleNamespace(id="torch.eager", reference=True, records=()),
+         SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(REFUSAL, BY_MESSAGE, BUG)),
+         SimpleNamespace(id="torch.script", reference=False, records=(BUG,))]
+KEYS = ["torch.eager@infer", "torch.onnx_torchscript@infer", "torch.script@infer"]
+
+
+def case(index: int, ops: tuple):
+    program = SimpleNamespace(ops=lambda: list(ops), constructs=lambda: set())
+    return SimpleNamespace(id=f"c{index}", program=program)
+
+
+def record(path: str, known: str = None):
+    return SimpleNamespace(path_id=path, mode="infer", framework="torch", detail=SimpleNamespace(known_issue=known),
+                           timings=SimpleNamespace(convert_s=0.01, run_s=0.0, compare_s=0.0, prepare_s=None))
+
+
+def test_only_known_bugs_that_name_ops_or_constructs_are_steered_and_a_selector_needs_all_it_sets():
+    assert steerable(BUG) and not steerable(BY_MESSAGE) and not steerable(REFUSAL)
+    assert meets(BUG, {"floor_div", "add"}, set(), "infer") and not meets(BUG, {"add"}, set(), "infer")
+    both = SimpleNamespace(ops=("cumsum",), constructs=("empty",), modes=frozenset({"grad"}))
+    assert meets(both, {"cumsum"}, {"empty"}, "grad")
+    assert not meets(both, {"cumsum"}, {"empty"}, "infer") and not meets(both, {"cumsum"}, set(), "grad")
+
+
+def test_after_k_fires_a_task_skips_the_programs_that_meet_the_bug_and_only_that_task():
+    s = Steering(PATHS, limit=2)
+    hit, other = case(0, ("floor_div", "add")), case(0, ("add",))
+    for i in range(2):
+        assert s.decide(i, hit, KEYS) == {}
+        s.sent(i, hit, KEYS)
+        s.observe(i, record("torch.onnx_torchscript", BUG.text))
+        s.observe(i, record("torch.script"))  # judged, the bug did not fire there
+        s.observe(i, record("torch.eager"))
+    assert s.decide(2, hit, KEYS) == {"torch.onnx_torchscript@infer": BUG.text}  # script still judges it
+    assert s.decide(2, other, KEYS) == {}  # a program without the op is judged everywhere
+    assert s.decide(1, hit, KEYS) == {}  # only the fires of cases before it count
+    assert Steering(PATHS, limit=0).decide(2, hit, KEYS) == {}  # limit 0: never steer
+    s.observe(5, record("torch.onnx_torchscript", BY_MESSAGE.text))  # a bug told by its message alone: never steered
+    assert "by message" not in str(s.decide(9, hit, KEYS))
+
+
+def test_a_case_waits_while_earlier_cases_still_running_could_decide_it():
+    s = Steering(PATHS, limit=1)
+    hit = case(0, ("floor_div",))
+    s.sent(0, hit, KEYS)
+    assert s.decide(1, hit, KEYS) is None  # case 0 meets the bug and has not reported yet
+    assert s.decide(1, case(1, ("add",)), KEYS) == {}  # a program that does not meet it need not wait
+    s.observe(0, record("torch.onnx_torchscript"))
+    assert s.decide(1, hit, KEYS) is None  # script on case 0 could still fire it on script
+    s.observe(0, record("torch.script", BUG.text))
+    assert s.decide(1, hit, KEYS) == {"torch.script@infer": BUG.text}
+
+
+def _simulate(seed: int, workers: int, cases: list, fires) -> dict:
+    """Run a campaign's plan over ``cases`` with ``workers`` that finish in a random order: {index: plan line}."""
+    rng = random.Random(seed)
+    planner = Planner(KEYS, {"torch.eager"}, PATHS, known_bug_limit=3)
+    waiting = [SimpleNamespace(index=i, case=c, remaining=planner.candidates(i, c, i, set()))
+               for i, c in enumerate(cases)]
+    running: list = []
+    while waiting or running:
+        while waiting and len(running) < workers and planner.settle(waiting[0]):
+            running.append(waiting.pop(0))
+        job = running.pop(rng.randrange(len(running)))  # any job in flight may finish first
+        for key in job.remaining:
+            path = key.split("@")[0]
+            planner.observe(job.index, record(path, BUG.text if fires(path, job.case) else None))
+    return planner.planned
+
+
+def test_the_same_records_in_case_order_give_the_same_decisions_whatever_the_timing():
+    rng = random.Random(0)
+    cases = [case(i, ("floor_div",) if rng.random() < 0.5 else ("add",)) for i in range(60)]
+
+    def fires(path, c):  # the exporter fails on floor_div, script on one floor_div program in two
+        return "floor_div" in c.program.ops() and (path == "torch.onnx_torchscript"
+                                                    or (path == "torch.script" and int(c.id[1:]) % 2 == 0))
+
+    alone = _simulate(0, 1, cases, fires)
+    for seed in range(5):
+        assert _simulate(seed, 4, cases, fires) == alone
+    steered = [p["index"] for p in alone.values() if "torch.onnx_torchscript@infer" in p["steered"]]
+    meeting = [i for i, c in enumerate(cases) if "floor_div" in c.program.ops()]
+    assert steered == meeting[3:]  # three fires, then every program that meets it skips the exporter
+    for i in steered:  # script judges them until it has had its own three fires; then nothing is left to run
+        plan = alone[i]
+        assert "torch.onnx_torchscript@infer" not in plan["tasks"]
+        if "torch.script@infer" in plan["steered"]:
+            assert plan["tasks"] == []
+        else:
+            assert plan["tasks"] == ["torch.eager@infer", "torch.script@infer"]
+    assert any(p["tasks"] == [] for p in alone.values()) and any(p["tasks"] for p in alone.values() if p["steered"])
