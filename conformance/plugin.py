@@ -11,6 +11,8 @@ Options::
                                           directory), beside the local example database
     --conformance-onnx-opset N            the ONNX opset every ONNX exporter is asked for (default: each
                                           exporter's own), e.g. one an older onnxruntime loads
+    --conformance-with SPEC               run the session with this release (repeatable: onnxruntime==1.18.1),
+                                          in an environment built with uv and cached (conformance.run.releases)
 
 Tests that take a ``conformance_path`` argument are parametrised over the selected path records
 (ids like ``torch.script``); paths whose framework or packages are missing, or whose framework has
@@ -115,11 +117,40 @@ def pytest_addoption(parser):
     group.addoption("--conformance-onnx-opset", default=None, metavar="N",
                     help="the ONNX opset every ONNX exporter is asked for (default: $CONFORMANCE_ONNX_OPSET if set, "
                          "else each exporter's own); ONNX paths the installed onnxruntime cannot load are skipped")
+    group.addoption("--conformance-with", action="append", default=None, metavar="SPEC",
+                    help="run the whole session with this release (pip requirement syntax, repeatable) and everything "
+                         "else as installed, in an environment built with uv and cached")
     parser.addini("conformance_profiles", type="bool", default=False,
                   help="load conformance's Hypothesis profile (ci when CI is set, else dev)")
 
 
 _seed_alone_key = pytest.StashKey[contextlib.AbstractContextManager]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """``--conformance-with``: the whole session again (less that option) with the release environment's Python,
+    its exit status this one's; a set that cannot be built or imported is one usage error, before any test."""
+    specs = config.getoption("conformance_with")
+    if not specs:
+        return None
+    import subprocess
+    import sys
+
+    from conformance.run.releases import WITH_ENV, ReleaseError, environment
+
+    try:
+        env = environment(list(specs), modules=("conformance", "pytest"), say=lambda s: print(s, file=sys.stderr))
+    except ReleaseError as e:
+        raise pytest.UsageError(f"--conformance-with: {e}") from None
+    args, skip = [], False
+    for arg in config.invocation_params.args:
+        if not skip and arg.split("=", 1)[0] != "--conformance-with":
+            args.append(arg)
+        skip = arg == "--conformance-with" and not skip
+    print(f"conformance: running the session with {env.describe()}", file=sys.stderr)
+    return subprocess.call([str(env.python), "-m", "pytest", *args], cwd=config.invocation_params.dir,
+                           env={**os.environ, WITH_ENV: " ".join(specs)})
 
 
 @pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin has loaded --hypothesis-profile

@@ -75,7 +75,9 @@ class CaseFileError(ValueError):
 @dataclass(frozen=True)
 class Expectation:
     outcome: str
-    versions: str = ""  # a PEP 440 specifier on the framework version; empty: every version
+    #: A PEP 440 specifier on the framework version, or a requirement on another installed distribution
+    #: (``onnxruntime>=1.17,<1.32``, as ``conformance bisect --write`` writes it); empty: every version.
+    versions: str = ""
 
     def applies(self, version: str) -> bool:
         if not self.versions:
@@ -83,7 +85,20 @@ class Expectation:
         from packaging.specifiers import SpecifierSet
         from packaging.version import Version
 
-        return SpecifierSet(self.versions).contains(Version(version.split("+")[0]), prereleases=True)
+        specifier = SpecifierSet(self.versions) if self.versions[0] in "<>=!~" else None
+        if specifier is None:
+            from importlib.metadata import PackageNotFoundError
+            from importlib.metadata import version as installed_version
+
+            from packaging.requirements import Requirement
+
+            requirement = Requirement(self.versions)
+            specifier = requirement.specifier
+            try:
+                version = installed_version(requirement.name)
+            except PackageNotFoundError:
+                return False
+        return specifier.contains(Version(version.split("+")[0]), prereleases=True)
 
     def to_dict(self) -> dict:
         return {"outcome": self.outcome, **({"versions": self.versions} if self.versions else {})}
@@ -199,6 +214,7 @@ def _parse_model(m, fail) -> ModelSource:
 
 
 def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
+    from packaging.requirements import InvalidRequirement, Requirement
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
     if not isinstance(expected, dict) or not expected:
@@ -221,9 +237,10 @@ def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
                 fail(f"{f}.outcome", f"{w.get('outcome')!r} is not one of {', '.join(EXPECTABLE)}")
             versions = w.get("versions", "")
             try:
-                SpecifierSet(versions)
-            except (InvalidSpecifier, TypeError):
-                fail(f"{f}.versions", f"{versions!r} is not a version specifier like '>=2.13'")
+                SpecifierSet(versions) if not versions or versions[0] in "<>=!~" else Requirement(versions)
+            except (InvalidSpecifier, InvalidRequirement, TypeError):
+                fail(f"{f}.versions", f"{versions!r} is not a version specifier like '>=2.13' (the framework's) "
+                                      "or a requirement like 'onnxruntime>=1.17'")
             parsed.append(Expectation(w["outcome"], versions))
         if not parsed:
             fail(field, "no expectation")
