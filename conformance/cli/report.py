@@ -13,7 +13,8 @@ def cmd_report(args) -> int:
     started = time.perf_counter()
     try:
         results = load_results(args.results)
-        files = write_report(results, Path(args.out), triage=args.triage or (), title=args.title)
+        files = write_report(results, Path(args.out), triage=args.triage or (), title=args.title,
+                             docs_url=args.docs_url)
     except ReportError as e:
         raise SystemExit(f"conformance: {e}")
     html = files["html"]
@@ -30,4 +31,6 @@ def add_parsers(sub) -> None:
     rp.add_argument("--out", default="reports/dashboard", help="folder to write into (default reports/dashboard)")
     rp.add_argument("--triage", action="append", help="a triage folder whose buckets the failures link to")
     rp.add_argument("--title", default="Conformance dashboard", help="the dashboard's title")
+    rp.add_argument("--docs-url", metavar="URL", help="the documentation site the dashboard links outcomes and "
+                    "limitations to (default: $CONFORMANCE_DOCS_URL, else the site built by mkdocs in the source tree)")
     rp.set_defaults(fn=cmd_report)

@@ -7,7 +7,7 @@ a reduced dtype ``D`` is expected to be off from the exact (fp64) result by abou
 what fp32 eager is off. Per element, with ``e`` the fp32 eager output, ``r`` the fp64 one, and ``noise``
 the oracle's per-element fp32 rounding noise (the largest of ``|e - r|``, how far eager moves when its
 inputs and weights are nudged by one ulp, and the tensor's worst error scaled by the element's magnitude; see
-:mod:`conformance.oracle`), a candidate ``c`` passes where
+:mod:`conformance.judge.oracle`), a candidate ``c`` passes where
 
     ``|c - e| <= atol_D + rtol_D * |e|``   or   ``|c - r| <= m * (u_D / u_fp32) * noise + atol_D + rtol_D * |r|``
 
@@ -59,7 +59,7 @@ TAIL_FACTOR = 4.0
 
 def tolerance(dtype: str) -> dict:
     """``rtol``, ``atol`` and ``multiplier`` (of the fp32 noise) for outputs computed in ``dtype``, as
-    :func:`~conformance.oracle.diagnose` takes them."""
+    :func:`~conformance.judge.oracle.diagnose` takes them."""
     if dtype not in UNIT_ROUNDOFF or dtype == "float32":
         raise ValueError(f"no reduced-precision rule for {dtype!r}; known: bfloat16, float16")
     rtol, atol = TOLERANCES[dtype]

@@ -91,7 +91,28 @@ def device_suffix(row: tuple, rows: list[tuple]) -> str:
     return f" [{row[2]}]" if len({r[2] for r in rows}) > 1 else ""
 
 
-def render_html(dashboard: Dashboard, out: Path, title: str) -> str:
+#: Where the dashboard's links into the documentation point when no base is given: ``$CONFORMANCE_DOCS_URL``, else
+#: the site built in the source tree this package runs from (``mkdocs build`` writes ``site/``).
+DOCS_URL_VARIABLE = "CONFORMANCE_DOCS_URL"
+
+
+def docs_base(docs_url: Optional[str] = None) -> Optional[str]:
+    """The base URL of the documentation site the dashboard links outcomes and limitations to: ``docs_url``, else
+    ``$CONFORMANCE_DOCS_URL``, else the site built beside this package's source (a ``file://`` URL), else None (no
+    links)."""
+    base = docs_url or os.environ.get(DOCS_URL_VARIABLE)
+    if not base:
+        site = Path(__file__).resolve().parents[2] / "site"
+        base = site.as_uri() if (site / "index.html").is_file() else None
+    return base.rstrip("/") + "/" if base else None
+
+
+def docs_link(base: Optional[str], page: str, anchor: str) -> Optional[str]:
+    """The URL of ``anchor`` on a page of the documentation site (``concepts/outcomes``), or None without a base."""
+    return f"{base}{page}.html#{anchor.replace(' ', '-')}" if base else None
+
+
+def render_html(dashboard: Dashboard, out: Path, title: str, docs_url: Optional[str] = None) -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(loader=PackageLoader("conformance.report", "templates"),
@@ -100,6 +121,9 @@ def render_html(dashboard: Dashboard, out: Path, title: str) -> str:
     env.filters["num"] = lambda v, unit="": "–" if v is None else fmt(v) + unit
     env.filters["relpath"] = lambda p: os.path.relpath(p, out)
     results = dashboard.results
+    base = docs_base(docs_url)
+    env.globals.update(outcome_doc=lambda outcome: docs_link(base, "concepts/outcomes", outcome),
+                       limitation_doc=lambda path: docs_link(base, "reference/paths", path))
     env.globals.update(row_label=row_label, anchor=anchor, groups=list(GROUPS), describe_versions=describe_versions,
                        replay=lambda r: replay_command(r, results), source_of=lambda r: results.run_of(r).source)
     rows = dashboard.matrix.rows
@@ -109,10 +133,14 @@ def render_html(dashboard: Dashboard, out: Path, title: str) -> str:
     convert_chart = bar_chart([(row_label(r) + device_suffix(r, rows), lat[r].convert_s if r in lat else None)
                                for r in rows], " s")
     frameworks_latest = [describe_versions(sets[-1], fw) for fw, sets in results.version_sets.items()]
+    from conformance.triage.bisect import STORE, bisection_for, load_store
+
+    bisections = load_store(STORE)
     return env.get_template("dashboard.html").render(
         title=title, dashboard=dashboard, results=results, rows=rows, columns=dashboard.matrix.columns,
         matrix=dashboard.matrix, latency=lat, run_chart=run_chart, convert_chart=convert_chart,
         trends=[(t, line_chart(t)) for t in dashboard.trends], frameworks_latest=frameworks_latest,
         totals=Tally.of(dashboard.latest), device_suffix=lambda r: device_suffix(r, rows),
         ops=op_table(dashboard.latest), max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
+        bisections=bisections, bisections_file=STORE, bisection_of=lambda b: bisection_for(b, bisections),
         generated=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
