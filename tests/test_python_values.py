@@ -110,7 +110,7 @@ def test_the_oracle_judges_python_values():
     d = {"z": np.ones(2), "k9": np.zeros(2)}
     assert diagnose(d, d).ok
     report = diagnose({k: d[k] for k in sorted(d)}, d)
-    assert report.kind == "structure" and "order" in report.summary()
+    assert report.kind == "key_order" and "order" in report.summary()
 
 
 def _draw(n: int, frameworks: tuple) -> list[Program]:

@@ -251,7 +251,7 @@ def _walk(path: str, c, e, r, n, out: list, opts) -> None:
             out.append(LeafReport(path, False, "structure", f"{keys} != eager keys {sorted(e)}"))
             return
         if list(c) != list(e):
-            out.append(LeafReport(path, False, "structure", f"keys in the order {list(c)} != eager's order {list(e)}"))
+            out.append(LeafReport(path, False, "key_order", f"keys in the order {list(c)} != eager's order {list(e)}"))
             return
         for k in e:
             _walk(f"{path}[{k!r}]", c[k], e[k], sub(r, k), sub(n, k), out, opts)

@@ -16,7 +16,7 @@ from typing import Optional
 REASON_MAX = 160
 
 PHASES = ("convert", "run", "compare", "eager", "crash", "timeout")
-DIVERGENCES = ("structure", "shape", "dtype", "nonfinite", "value", "extra_gradient", "missing_gradient")
+DIVERGENCES = ("structure", "key_order", "shape", "dtype", "nonfinite", "value", "extra_gradient", "missing_gradient")
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,28 @@
 refuse and get wrong.
 """
 
-from conformance.paths.known.factories import Failure, known_bug, refuses_with
+from conformance.paths.known.factories import Failure, documented, known_bug, refuses_with
+
+#: The paths that call the traced tf.function in this process.
+TRACING_PATHS = ('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing')
+#: The paths that trace the model to save or convert it.
+EXPORT_PATHS = ('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino')
 
 RECORDS = (
+    documented(
+        "autograph.saved_model_dict_key_order",
+        reason=("A loaded SavedModel returns a dict output's keys out of insertion order: the output structure is "
+                "saved as a protobuf map"),
+        divergences=("key_order",),
+        paths=("tf.saved_model",),
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/protobuf/struct.proto",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("tf.saved_model.save records a concrete function's structured outputs in a StructuredValue whose "
+                 "DictValue is a protobuf map (no order), so the loaded function packs a dict output in the map's "
+                 "order: eager returned ['z', 'k9', 'k8'], the loaded model ['k9', 'z', 'k8']. The values agree; "
+                 "a caller that iterates the dict sees another order."),
+        example=Failure("compare", divergences=(("key_order", "[1]"),), constructs=("python_values",)),
+    ),
     refuses_with(
         "autograph.shape_none",
         reason=("A Python comparison of x.shape[i] for a dim that is None in the input_signature raises while "
@@ -12,7 +31,7 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('TypeError',),
         message="not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
-        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        paths=TRACING_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/shape",
         details=("a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static "
                  "shape is unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, "
@@ -28,7 +47,7 @@ RECORDS = (
                 "tracing for export"),
         errors=('TypeError',),
         message="not supported between instances of '(NoneType' and 'int|int' and 'NoneType)'",
-        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        paths=EXPORT_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/shape",
         details=("a Python comparison of x.shape[i] for the dim that is None in the input_signature: the static "
                  "shape is unknown while tracing, so it raises (TensorFlow documents tf.shape(x) for dynamic dims, "
@@ -45,7 +64,7 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('NotImplementedError',),
         message="break and return statements which depend on a TF condition are not supported in Python for loops",
-        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        paths=TRACING_PATHS,
         reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types"),
         details=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it "
                  "that depends on a tensor. Provenance: "
@@ -67,7 +86,7 @@ RECORDS = (
                 "return in it at export"),
         errors=('NotImplementedError',),
         message="break and return statements which depend on a TF condition are not supported in Python for loops",
-        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        paths=EXPORT_PATHS,
         reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types"),
         details=("AutoGraph keeps a loop over a Python range a Python loop, and refuses a break or return in it "
                  "that depends on a tensor. Provenance: "
@@ -84,7 +103,7 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('ValueError',),
         message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
-        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        paths=TRACING_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options",
         details=("a tensor that changes shape from one iteration of a while loop on a tensor condition to the next "
                  "(a concat that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, "
@@ -100,7 +119,7 @@ RECORDS = (
                 "export without shape_invariants"),
         errors=('ValueError',),
         message=r"has shape \(.*\) before the loop, but shape \(.*\) after one iteration",
-        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        paths=EXPORT_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/autograph/experimental/set_loop_options",
         details=("a tensor that changes shape from one iteration of a while loop on a tensor condition to the next "
                  "(a concat that grows it) needs shape invariants (tf.autograph.experimental.set_loop_options, "
@@ -116,7 +135,7 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('ValueError',),
         message="the last two dimensions of the input array need to be known",
-        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        paths=TRACING_PATHS,
         reference=("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/numpy_ops/np_array_ops.py"),
         details=("tf.experimental.numpy.tril and triu (the emitters of tril and triu) refuse a tensor whose last "
                  "two dims are unknown while tracing ('Currently, the last two dimensions of the input array need "
@@ -154,7 +173,7 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('TypeError',),
         message="input_signature must be a possibly nested sequence of TensorSpec objects",
-        paths=('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing'),
+        paths=TRACING_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/function",
         details=("an input_signature holds tf.TensorSpec objects only: a None passed positionally (an optional "
                  "input left out) is refused in it (bind it before tracing, e.g. with a wrapper, as TensorFlow's "
@@ -170,7 +189,7 @@ RECORDS = (
                 "positional input is refused"),
         errors=('TypeError',),
         message="input_signature must be a possibly nested sequence of TensorSpec objects",
-        paths=('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino'),
+        paths=EXPORT_PATHS,
         reference="https://www.tensorflow.org/api_docs/python/tf/function",
         details=("an input_signature holds tf.TensorSpec objects only: a None passed positionally (an optional "
                  "input left out) is refused in it (bind it before tracing, e.g. with a wrapper, as TensorFlow's "

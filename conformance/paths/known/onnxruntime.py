@@ -29,7 +29,8 @@ RECORDS = (
                 "reducing it"),
         phases=('compare',),
         divergences=('shape',),
-        versions=">=2.0",
+        versions="<1.32.0",  # bisected: in every release from 1.15.0, gone in 1.32.0
+        package="onnxruntime",
         ops=('prod', 'sum'),
         paths=('torch.onnx_dynamo', 'torch.onnx_torchscript'),
         issue="https://github.com/microsoft/onnxruntime/issues/7563",
@@ -72,7 +73,7 @@ RECORDS = (
         phases=('run',),
         errors=('InvalidArgument',),
         message=r"running If node(?s:.*)but the computed output shape for this run is \{(\d+,)*0[,}]",
-        versions=">=1.0",
+        versions="<1.32.0",  # bisected: this error from 1.27.0, gone in 1.32.0
         package="onnxruntime",
         ops=('sum', 'int_sum'),
         paths=('paddle.onnx',),

@@ -3,6 +3,9 @@
 
 from conformance.paths.known.factories import Failure, known_bug, writes_wrong
 
+#: The Paddle Inference predictors with oneDNN on.
+ONEDNN_PREDICTORS = ('paddle.inference', 'paddle.inference_no_ir_optim')
+
 RECORDS = (
     known_bug(
         "paddle_inference.input_as_output",
@@ -97,7 +100,7 @@ RECORDS = (
         errors=('RuntimeError',),
         message="could not create a primitive descriptor for a reorder primitive",
         versions=">=3.0",
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-branch-unsqueeze-reorder.json",
         found="2026-11-21 (paddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor (CPU, oneDNN) cannot run `y = x + x; if x.min() < 1.5: "
@@ -121,7 +124,7 @@ RECORDS = (
         versions=">=3.0",
         ops=('expm1', 'silu', 'floor', 'ceil', 'sin', 'cos', 'reciprocal', 'hardtanh', 'cumsum', 'pow', 'pow_scalar',
              'int_pow', 'pow_fraction', 'floor_div', 'floor_divide_scalar', 'ceil_div'),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-onednn-inplace-expm1.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: in a Paddle Inference predictor with oneDNN (IR optimisation on or off), PIR's inplace "
@@ -142,7 +145,7 @@ RECORDS = (
         divergences=('value', 'nonfinite'),
         versions=">=3.0",
         ops=('matmul_empty',),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_empty_matmul.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN returns uninitialized memory (garbage, up to "
@@ -159,7 +162,7 @@ RECORDS = (
         errors=('RuntimeError',),
         message=r"^std::exception\s*$",
         versions=">=3.0",
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-onednn-zero-size-std-exception.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN fails with a bare 'std::exception': on `-x` "
@@ -178,7 +181,7 @@ RECORDS = (
         errors=('NotImplementedError',),
         message=r"ConvertPirAttribute2RuntimeAttribute not support \[pir::ArrayAttribute<pir::DoubleAttribute>\]",
         versions=">=3.0",
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-onednn-interpolate-array-attribute.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN and its IR optimisation off cannot run "
@@ -200,7 +203,7 @@ RECORDS = (
         versions=">=3.0",
         constructs=('train_mode',),
         ops=('batch_norm',),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_batch_norm_training.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN runs a batch norm that the saved model keeps "
@@ -219,7 +222,7 @@ RECORDS = (
         message=r"^std::exception\s*$",
         versions=">=3.3",
         ops=('signbit',),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_signbit_dynamic_dim.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN cannot be created for a saved "
@@ -237,7 +240,7 @@ RECORDS = (
         errors=('SIGABRT',),
         versions=">=3.3",
         ops=('pad_constant', 'pad_negative'),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_pad_abort.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN aborts in phi::PadKernel<float, "
@@ -255,7 +258,7 @@ RECORDS = (
         phases=('timeout',),
         versions=">=3.3",
         ops=('pad_constant', 'pad_negative'),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_pad_abort.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN aborts in phi::PadKernel<float, "
@@ -274,7 +277,7 @@ RECORDS = (
         errors=('SIGSEGV',),
         versions=">=3.3",
         ops=('concat_empty',),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         script="paddle_inference_onednn_concat_empty_segv.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN dies of SIGSEGV in phi::ConcatKernel<float, "
@@ -292,7 +295,7 @@ RECORDS = (
         errors=('ValueError',),
         message=r"Ref tensor type \(bool\) is not supported by oneDNN",
         versions=">=3.3",
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-onednn-bool-after-if.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN (IR optimisation on or off) cannot run a "
@@ -312,7 +315,7 @@ RECORDS = (
         divergences=('value', 'nonfinite'),
         versions=">=3.3",
         ops=('lstm', 'gru'),
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-to-static-amp-rnn-tensor-array-loop.json",
         script="paddle_inference_onednn_matmul_in_loop.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
@@ -332,7 +335,7 @@ RECORDS = (
         errors=('ValueError',),
         message=r"The index of \d+ in `shape` must be less than the input tensor X's dimensions(?s:.*)onednn/reshape",
         versions=">=3.3",
-        paths=('paddle.inference', 'paddle.inference_no_ir_optim'),
+        paths=ONEDNN_PREDICTORS,
         case="paddle-inference-onednn-signbit-zero-size-reshape.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: the oneDNN reshape kernel of a Paddle Inference predictor reads the 0 of a target "

@@ -4,6 +4,18 @@ Inference and paddle2onnx inherit from it): what it refuses and gets wrong.
 
 from conformance.paths.known.factories import Failure, known_bug, refusal, refuses_with, writes_wrong
 
+#: Every path whose program comes from the AST to_static (all but SOT).
+AST_PATHS = ('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.to_static_amp',
+             'paddle.to_static_spec_from_tensor', 'paddle.jit_save', 'paddle.jit_save_methods',
+             'paddle.jit_save_function', 'paddle.inference', 'paddle.inference_no_onednn', 'paddle.onnx',
+             'paddle.inference_no_ir_optim', 'paddle.openvino', 'paddle.onnx_openvino')
+#: to_static (AST and SOT) and jit_save.
+TO_STATIC_SOT_AND_JIT_SAVE = ('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
+                              'paddle.to_static_build_strategy', 'paddle.jit_save')
+#: AST to_static and jit_save.
+TO_STATIC_AND_JIT_SAVE = ('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
+                          'paddle.jit_save')
+
 RECORDS = (
     known_bug(
         "pir_ast.if_zero_size_output_shape",
@@ -14,11 +26,7 @@ RECORDS = (
         versions=">=3.3",
         constructs=('if_tensor', 'if_shape'),
         facts=('zero_size_input',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-if-zero-size-flattened.json",
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: a zero-size tensor that an AST to_static program yields from a pd_op.if (`v2 = x1; if "
@@ -43,11 +51,7 @@ RECORDS = (
         versions=">=3.3",
         constructs=('if_tensor', 'if_shape'),
         facts=('zero_size_input',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-if-zero-size-flattened.json",
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: a zero-size tensor that an AST to_static program yields from a pd_op.if (`v2 = x1; if "
@@ -154,11 +158,7 @@ RECORDS = (
         divergences=('shape',),
         versions=">=3.0",
         constructs=('early_return',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known bug: `a = x + x; acc = a; while i < 3 and acc.min() < t: acc = acc + 1`, then `if acc.max() "
                  "< u: return a`: the converted program returns an empty tensor for `a` (the variable the loop's "
@@ -266,11 +266,7 @@ RECORDS = (
         message=(r"Size does not match at dimension \d+ expected index paddle\.Size\(\[[^\]]*\]\) to be smaller than "
                  r"self paddle\.Size\(\[[^\]]*-1"),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: paddle.put_along_axis in a program with a dynamic dim (input_spec None; SOT's dynamic "
                  "shapes) fails its Python-side shape check, comparing the unknown dim (-1) as a size ('Size does "
@@ -289,11 +285,7 @@ RECORDS = (
         errors=('NotImplementedError',),
         message=r"\[::-1\].*Only support paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType",
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: to_static turns a list appended to in a loop over a dynamic dim into a TensorArray, "
                  "and reversing it (`steps[::-1]`, an RNN's backward direction) fails to build ('Only support "
@@ -313,11 +305,7 @@ RECORDS = (
                  r"downscale_factor|Expected true == shape_match, but received true:1 != shape_match:0\.\] \(at "
                  r"\S+/infermeta/binary\.cc|received C:-1 != filter_dims\[\d\]"),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: shape checks that take a dynamic dim (-1 in a program built with input_spec None) for "
                  "a size: F.prelu with a per-channel weight on a dynamic channel dim (AssertionError 'The weight "
@@ -340,11 +328,7 @@ RECORDS = (
         message=(r"of the non-singleton dimension does not match the corresponding value \(1\) in shape for expand_v2 "
                  "op"),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: paddle.take_along_axis with a constant index of batch 1 broadcast over a dynamic "
                  "batch: the program fixes the broadcast when it is built, and a call with another batch fails "
@@ -365,11 +349,7 @@ RECORDS = (
         message=(r"The data type of '\w+' in \w+ must be \[.*\], but received|Check data type error for op: flip, "
                  r"input: x, x\.dtype: (u?int8|int16)\b"),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/tile_en.html",
         found="2026-11-28 (paddle 3.3.1)",
         details=("a static program checks each API's input dtypes when it is built, where dygraph runs what its "
@@ -392,11 +372,7 @@ RECORDS = (
         message=(r"Axis should be less than or equal to \d+, but received axis is \d+|The reduce dim index \d+ should "
                  r"be in the range \[ -dimension\(X\), dimension\(X\) \) which dimension = -1\."),
         versions=">=3.3",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-if-empty-tensor-axis.json",
         script="paddle_if_empty_tensor_axis.py",
         found="2026-11-28 (paddle 3.3.1)",
@@ -421,11 +397,7 @@ RECORDS = (
         errors=('ValueError',),
         message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
         versions=">=3.3",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-signbit-dynamic-dim.json",
         details=("known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program "
                  "runs ('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, "
@@ -443,11 +415,7 @@ RECORDS = (
         message="tuple index out of range",
         versions=">=3.3",
         ops=('masked_fill_keywords',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         issue="https://github.com/PaddlePaddle/Paddle/issues/79220",
         case="paddle-to-static-inplace-api-keyword-arguments.json",
         details=("known bug: an in-place API called with keyword arguments (`paddle.masked_fill_(x=x, mask=m, "
@@ -468,11 +436,7 @@ RECORDS = (
         divergences=('value',),
         versions=">=3.3",
         ops=('add_statement', 'rotate_accumulate'),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         issue="https://github.com/PaddlePaddle/Paddle/issues/79145",
         case="paddle-to-static-inplace-statement-dropped.json",
         details=("known bug: an in-place method called as a statement, its result not assigned (`y = x * 1.0; "
@@ -489,11 +453,7 @@ RECORDS = (
         divergences=('value',),
         versions=">=2.5",
         ops=('short_circuit_write',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         issue="https://github.com/PaddlePaddle/Paddle/issues/50365",
         case="paddle-to-static-and-short-circuit-side-effect.json",
         details=("known bug, closed upstream as a limitation: AST to_static evaluates both operands of `and` when "
@@ -511,11 +471,7 @@ RECORDS = (
         errors=('ValueError',),
         message="When the date type is bool for the input 'x' of tile op",
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         issue="https://github.com/PaddlePaddle/Paddle/issues/45039",
         case="paddle-to-static-tile-bool-stop-gradient.json",
         found="2026-11-28 (paddlepaddle 3.3.1)",
@@ -541,11 +497,7 @@ RECORDS = (
                  r"\[0[,\]]"),
         versions=">=3.3",
         ops=('signbit',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-signbit-dynamic-dim.json",
         details=("known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program "
                  "runs ('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, "
@@ -563,11 +515,7 @@ RECORDS = (
         errors=('ValueError', 'AssertionError'),
         message=r"in signbit\s+ones = paddle\.to_tensor\(ones, x\.dtype\)\.reshape\(x\.shape\)",
         versions=">=3.3",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-signbit-after-while-two-dynamic-dims.json",
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: paddle.signbit does not convert where it reshapes its ones (from the static shape) to "
@@ -588,11 +536,7 @@ RECORDS = (
         divergences=('shape',),
         versions=">=3.0",
         ops=('unique',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         script="paddle_unique_empty_unflattened.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug (dygraph): paddle.unique(x) of a zero-size x returns x unflattened (shape [0, 1, 3]) "
@@ -611,11 +555,7 @@ RECORDS = (
         message=r"Check data type error for op: \w+, input: \w+, \w+\.dtype: float32",
         versions=">=3.3",
         ops=('unique',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-28 (paddle 3.3.1, paddle2onnx 2.1.0, onnxruntime 1.31.1)",
         details=("known bug: in a static program (AST to_static, jit.save) paddle.unique of an int64 tensor (an "
                  "argmax) is typed float32 (dygraph: int64), so an integer op on it refuses it when the program is "
@@ -636,11 +576,7 @@ RECORDS = (
         versions=">=3.3",
         constructs=('if_shape',),
         ops=('signbit',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         found="2026-11-28 (paddle 3.3.1, paddle2onnx 2.1.0, onnxruntime 1.31.1)",
         details=("known bug: paddle.signbit in a static program with a dynamic dim (InputSpec None) gives a result "
                  "whose static shape has 0 for it (x.shape [-1, 4], signbit(x).shape [0, 4]), so `if "
@@ -658,11 +594,7 @@ RECORDS = (
         message=r"op \[pd_op\.(flatten|diagonal)\] kernel output args \(\d+\) defs should equal op outputs",
         versions=">=3.3",
         ops=('flatten', 'diagonal'),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp', 'paddle.to_static_spec_from_tensor', 'paddle.jit_save',
-               'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
-               'paddle.inference_no_onednn', 'paddle.onnx', 'paddle.inference_no_ir_optim', 'paddle.openvino',
-               'paddle.onnx_openvino'),
+        paths=AST_PATHS,
         case="paddle-to-static-flatten-float16.json",
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: some ops do not run in a static program on the CPU (to_static's run, jit.load, every "
@@ -687,8 +619,7 @@ RECORDS = (
         divergences=('missing_gradient',),
         versions=">=3.0",
         facts=('eval_program',),
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known divergence: a layer converted in eval() runs an inference program with no backward, so "
                  "every gradient is silently None where dygraph gives one (dy2static's infer program). Provenance: "
@@ -715,8 +646,7 @@ RECORDS = (
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
         facts=('detached_branch',),
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         script="paddle_detached_branch_stops_gradient.py",
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: AST to_static of `if c: y = y.detach() else: y = -y` (c a tensor) marks the pd_op.if's "
@@ -734,8 +664,7 @@ RECORDS = (
         phases=('compare',),
         divergences=('extra_gradient',),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known divergence: through a converted program, an input that does not reach the loss, or a "
                  "parameter used only in a branch that did not run, gets a zero gradient where dygraph gives None. "
@@ -751,8 +680,7 @@ RECORDS = (
         message=r"The variable middle_\d+ should exist",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known bug: the backward pass through a while loop on a tensor condition fails ('The variable "
                  "middle_0 should exist'): `while i < 3 and y.sum() < 3.0: y = F.sigmoid(y)`, then paddle.grad. "
@@ -768,8 +696,7 @@ RECORDS = (
         message=r"pd_op\.\w+ is not registered in the table",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known bug: with autograd on, PIR's common-subexpression pass fails on a comparison op of the "
                  "program ('pd_op.less_than is not registered in the table'); seen in programs with a break inside "
@@ -790,8 +717,7 @@ RECORDS = (
         modes=frozenset({'train'}),
         versions=">=3.0",
         facts=('eval_program',),
-        paths=('paddle.to_static', 'paddle.to_static_sot', 'paddle.to_static_per_call',
-               'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_SOT_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known divergence: a layer converted in eval() runs an inference program with no backward, so an "
                  "optimizer step never changes the parameters (every gradient silently None) where dygraph trains "
@@ -816,7 +742,7 @@ RECORDS = (
         message=r"DenseTensor shouldn't be null.*pd_op\.if",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_AND_JIT_SAVE,
         found="2026-11-21 (paddle 3.3.1)",
         details=("known bug: `if x.mean() < -0.5: return x`, then `while i < 1 and x.max() > 0.5: i += 1`, `return "
                  "x`: an AST to_static program run with autograd (train(), an input that needs a gradient) fails in "
@@ -841,7 +767,7 @@ RECORDS = (
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
         constructs=('if_tensor', 'if_shape'),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_AND_JIT_SAVE,
         script="paddle_zero_size_output_through_if.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a zero-size tensor that an AST to_static program returns through a pd_op.if (on a "
@@ -867,7 +793,7 @@ RECORDS = (
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
         constructs=('early_return',),
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_AND_JIT_SAVE,
         script="paddle_early_return_rebound_no_gradient.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: `if x.mean() < t: return x` (not taken), then `x = -x; return x`: through the AST "
@@ -891,7 +817,7 @@ RECORDS = (
         message=r"call_vjp\(\): incompatible function arguments",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_AND_JIT_SAVE,
         script="paddle_while_backward_build_errors.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: the backward of an AST to_static program (or a loaded one) through two while loops on "
@@ -914,7 +840,7 @@ RECORDS = (
         message=r"value_in_block[\s\S]*'NoneType' object has no attribute 'get_parent_block'",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy', 'paddle.jit_save'),
+        paths=TO_STATIC_AND_JIT_SAVE,
         script="paddle_while_backward_build_errors.py",
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: the backward of an AST to_static program through `while i < 1 and x.max() < -0.5: if "

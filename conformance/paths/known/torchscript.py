@@ -4,6 +4,11 @@ OpenVINO's PyTorch reader run): what they refuse and get wrong.
 
 from conformance.paths.known.factories import Failure, documented, known_bug, refusal, refuses_with, writes_wrong
 
+#: torch.jit.script, in memory and saved.
+SCRIPT_PATHS = ('torch.script', 'torch.script_saved')
+#: The paths that run torch.jit.trace.
+TRACE_PATHS = ('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino')
+
 RECORDS = (
     known_bug(
         "torchscript.script_drops_batch_norm",
@@ -12,7 +17,7 @@ RECORDS = (
         phases=('compare',),
         where=r"\['buffers'\]",
         versions=">=2.13",
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         case="torch-script-unused-batch-norm-stops-updating-running-stats.json",
         details=("known bug: an unused batch_norm result in train() is dead code to TorchScript's optimised graph "
                  "(after the profiling call), so the running statistics stop updating. Provenance: "
@@ -28,7 +33,7 @@ RECORDS = (
         where=r"_grads'\]",
         modes=frozenset({'grad', 'train'}),
         versions=">=2.13",
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         script="torch_script_clamp_asin_nan_grad.py",
         found="2026-11-27 (torch 2.13.0)",
         details=("known bug: from the second call, TorchScript's optimised backward multiplies by a mask where "
@@ -46,7 +51,7 @@ RECORDS = (
         modes=frozenset({'grad', 'train'}),
         versions=">=2.13",
         constructs=('unused_dropout',),
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         script="torch_script_unused_dropout_changes_masks.py",
         found="2026-11-27 (torch 2.13.0)",
         details=("TorchScript removes a dropout whose result nothing uses as dead code, so in train() it draws "
@@ -63,7 +68,7 @@ RECORDS = (
         divergences=('value',),
         versions=">=1.11",
         ops=('rotate_accumulate',),
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/75794",
         case="torch-script-tuple-rotation-inplace.json",
         details=("known bug: `a, b, c = c, a, b`, then an in-place write into `a` (a.add_(x)), in a loop: "
@@ -80,7 +85,7 @@ RECORDS = (
         divergences=('dtype',),
         versions=">=1.7",
         ops=('shape_power',),
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/51154",
         case="torch-script-int-arithmetic-rough-edges.json",
         details=("known bug: TorchScript types `int ** int` as a float (Python: an int), so `x * (n ** 2)` of an "
@@ -97,7 +102,7 @@ RECORDS = (
         message=r"outputs_\[i\]->uses\(\)\.empty\(\) INTERNAL ASSERT FAILED",
         versions=">=2.0",
         ops=('continue_in_with',),
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/79751",
         case="torch-script-continue-nested-with.json",
         details=("known bug (closed upstream as won't fix: TorchScript is deprecated): a `continue` inside two "
@@ -114,7 +119,7 @@ RECORDS = (
         reason="TorchScript compiles a subset of Python: no nested function definitions, lambdas or variadic arguments",
         errors=('UnsupportedNodeError', 'NotSupportedError'),
         message="function definitions aren't supported|Lambda aren't supported|can't take variable number of arguments",
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         reference="https://pytorch.org/docs/stable/jit_language_reference.html",
         details=("TorchScript compiles a subset of Python: no nested function definitions or lambdas (a torch.cond "
                  "branch written as a closure or a lambda), no *args in forward. Provenance: "
@@ -131,7 +136,7 @@ RECORDS = (
                 "ModuleDict is indexed by string literals only"),
         errors=('RuntimeError',),
         message="Wrong type for attribute assignment|ModuleDict indexing is only supported with string literals",
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         reference="https://pytorch.org/docs/stable/jit_language_reference.html",
         details=("TorchScript is statically typed: a module attribute keeps the type of its first value (a tuple "
                  "assigned a list is refused), and a ModuleDict is indexed by string literals only. Provenance: "
@@ -143,7 +148,7 @@ RECORDS = (
         reason="Some torch functions are not bound in TorchScript, or take another schema there",
         errors=('RuntimeError',),
         message="Unknown builtin op: aten::_check_is_size|aten::norm(?s:.*)Keyword argument dim unknown",
-        paths=('torch.script', 'torch.script_saved'),
+        paths=SCRIPT_PATHS,
         reference="https://pytorch.org/docs/stable/jit_unsupported.html",
         details=("some torch functions are not bound in TorchScript, or take another schema there: "
                  "torch._check_is_size is no TorchScript builtin, and norm's dim needs p given (`x.norm(dim=-1)` "
@@ -156,7 +161,7 @@ RECORDS = (
         errors=('RuntimeError',),
         message=(r"cannot be traced. Only Tensors and \(possibly nested\) Lists, Dicts, and Tuples of Tensors can be "
                  "traced|Tracer cannot infer type of"),
-        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        paths=TRACE_PATHS,
         reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
         details=("torch.jit.trace takes and returns tensors and (nested) tuples, lists and dicts of tensors only: a "
                  "None among the inputs is refused, and so is an output dict whose values are not of one type (a "
@@ -172,7 +177,7 @@ RECORDS = (
         reason="torch.cond runs through torch.compile, which torch.jit.trace refuses to trace",
         errors=('RuntimeError',),
         message="Detected that you are using FX to torch.jit.trace a dynamo-optimized function",
-        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        paths=TRACE_PATHS,
         reference="https://pytorch.org/docs/stable/generated/torch.cond.html",
         details=("torch.cond runs through torch.compile, which torch.jit.trace refuses to trace ('Detected that you "
                  "are using FX to torch.jit.trace a dynamo-optimized function'): torch.cond is for torch.compile "
@@ -187,7 +192,7 @@ RECORDS = (
                 "(fast) path, and reports the graphs differ"),
         errors=('TracingCheckError',),
         message="Graphs differed across invocations(?s:.*)_native_multi_head_attention",
-        paths=('torch.trace', 'torch.onnx_torchscript', 'torch.trace_saved', 'torch.onnx_torchscript_openvino'),
+        paths=TRACE_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/106302",
         reference="https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html",
         details=("torch.jit.trace's sanity check traces again under torch.no_grad, and nn.MultiheadAttention takes "

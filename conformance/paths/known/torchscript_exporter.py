@@ -4,6 +4,9 @@ name both ONNX exporters).
 
 from conformance.paths.known.factories import Failure, documented, known_bug, refusal, writes_wrong
 
+#: The TorchScript exporter's ONNX, on onnxruntime and on OpenVINO.
+EXPORTER_PATHS = ('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino')
+
 RECORDS = (
     known_bug(
         "torchscript_exporter.scatter_src_larger",
@@ -53,7 +56,7 @@ RECORDS = (
                 "graph input"),
         errors=('UnknownGraphInputs',),
         versions=">=2.13",
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-float-kwarg-exported-as-input.json",
         found="2026-11-21 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter exports a float keyword argument used in tensor arithmetic "
@@ -73,7 +76,7 @@ RECORDS = (
         message=("is not supported|Unsupported: ONNX export of operator|ONNX does not support|ONNX export does NOT "
                  "support"),
         versions=">=2.0",
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         reference="https://pytorch.org/docs/stable/onnx_torchscript_supported_aten_ops.html",
         details=("the TorchScript ONNX exporter has no symbolic for some aten operators, or some of their "
                  "arguments, at its opset, and says so (aten::asinh, aten::expm1, aten::logaddexp, aten::trunc "
@@ -90,7 +93,7 @@ RECORDS = (
         errors=('KeyError',),
         message=r"^-?\d+$",
         versions=">=2.13",
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-int-keyed-dict.json",
         found="2026-11-23 (torch 2.13.0)",
         details=("known bug: the TorchScript ONNX exporter hands forward a dict input keyed by ints with its keys "
@@ -108,7 +111,7 @@ RECORDS = (
         versions=">=2.0",
         constructs=('train_mode',),
         ops=('batch_norm', 'dropout'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         reference="https://pytorch.org/docs/stable/onnx_torchscript.html#torch.onnx.export",
         details=("torch.onnx.export(dynamo=False) exports in inference mode by default (training=TrainingMode.EVAL, "
                  "as documented): a model in train() with batch norm or dropout is exported with batch norm on its "
@@ -125,7 +128,7 @@ RECORDS = (
         divergences=('shape',),
         versions=">=2.13",
         ops=('adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'adaptive_max_pool2d'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-unbatched-adaptive-pool-shape.json",
         found="2026-11-27 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter writes adaptive pooling to output size 1 as GlobalAveragePool "
@@ -145,7 +148,7 @@ RECORDS = (
         divergences=('value', 'nonfinite'),
         versions=">=2.0",
         ops=('floor_div', 'floor_divide_scalar', 'ceil_div'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/78442",
         case="torch-onnx-torchscript-floor-divide-nan.json",
         details=("known bug: the TorchScript exporter writes a // b as Div, then a Cast to int64 and back: it "
@@ -163,7 +166,7 @@ RECORDS = (
         message="The input tensor cannot be reshaped to the requested shape",
         versions=">=2.13",
         ops=('reshape_empty',),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         found="2026-11-28 (torch 2.13.0, openvino 2026.4.1)",
         details=("known bug: the TorchScript exporter writes x.reshape(shape) of a static shape holding a 0 (an "
                  "empty tensor) as an ONNX Reshape without allowzero=1, where a 0 means 'copy the input's dim': "
@@ -184,7 +187,7 @@ RECORDS = (
         errors=('SIGFPE',),
         versions=">=2.13",
         ops=('reshape_empty',),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         issue="https://github.com/pytorch/pytorch/issues/144144",
         script="torch_onnx_torchscript_reshape_empty_sigfpe.py",
         found="2026-11-28 (torch 2.13.0, openvino 2026.4.1)",
@@ -205,7 +208,7 @@ RECORDS = (
         divergences=('value',),
         versions=">=2.13",
         ops=('roll',),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         found="2026-11-28 (torch 2.13.0, openvino 2026.4.1)",
         details=("known bug: the TorchScript exporter writes torch.roll(x, shift, dim) as two Slices at -shift, "
                  "which does not wrap a shift larger than the dim (torch.roll(x, 7, 0) of 5 elements is a roll by 2 "
@@ -223,7 +226,7 @@ RECORDS = (
                  "must have at least 3 dimensions)"),
         versions=">=2.13",
         ops=('avg_pool1d', 'avg_pool2d', 'avg_pool3d'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-unbatched-avg-pool3d.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter writes avg_pool1d / 2d / 3d of an unbatched input (C, L; C, "
@@ -247,7 +250,7 @@ RECORDS = (
         divergences=('shape',),
         versions=">=2.0",
         ops=('sum_all', 'mean_all'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         issue="https://github.com/pytorch/pytorch/pull/58141",
         case="torch-onnx-torchscript-empty-sum-keeps-rank.json",
         found="2026-11-28 (torch 2.13.0)",
@@ -268,7 +271,7 @@ RECORDS = (
         divergences=('dtype',),
         versions=">=2.13",
         ops=('fmod_scalar', 'remainder_scalar', 'mul_scalar', 'add_scalar', 'mul_mixed'),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-0d-float64-plus-scalar-float32.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter's implicit scalar type promotion takes a 0-d float64 tensor "
@@ -287,7 +290,7 @@ RECORDS = (
         message=r"Type 'tensor\(float16\)' of input parameter \([^)]*\) of operator \(Celu\)",
         versions=">=2.13",
         ops=('celu',),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-celu-float16.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter writes F.celu of a float16 tensor as an ONNX Celu, which is "
@@ -311,7 +314,7 @@ RECORDS = (
         divergences=('dtype',),
         versions=">=2.0",
         ops=('diagonal',),
-        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        paths=EXPORTER_PATHS,
         case="paddle-to-static-diagonal-int8.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter writes torch.diagonal as a Mul by a float32 EyeLike mask, "
