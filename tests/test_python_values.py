@@ -103,6 +103,7 @@ def test_the_oracle_judges_python_values():
     assert diagnose(3.0, 3).kind == "dtype"  # a loop-carried int that became a float
     assert diagnose(3, 4).kind == "value" and diagnose(False, True).kind == "value"
     assert diagnose(np.float32(0.1), 0.1).ok  # a 0-d tensor where eager returns a Python float of the same value
+    assert diagnose(np.float64(2.5), np.asarray(2.5)).ok  # a numpy scalar is an array's element, not a Python float
     e, r = float(np.float32(1) / np.float32(3)), 1 / 3
     assert diagnose(r, e, r).ok  # rounding noise: within float32's tolerance of the fp64 reference
     assert not diagnose(e * (1 + 1e-4), e, r).ok
@@ -164,3 +165,18 @@ def test_a_construct_is_found_only_where_it_is():
                  output=OutVar("v0"))
     assert "py_number_control" in p.constructs() and "py_output" not in p.constructs()
 
+
+
+def test_a_path_without_dict_order_is_judged_on_its_keys_and_values_alone():
+    from dataclasses import replace
+
+    from conformance.judge.modes import INFER
+    from conformance.paths.records import PathRecord
+
+    path = PathRecord("torch", "unordered", "a path whose dicts come back in another order", None, None)
+    eager = {"z": np.ones(2, np.float32), "k9": np.zeros(2, np.float32)}
+    out = {"k9": np.zeros(2, np.float32), "z": np.ones(2, np.float32)}
+    assert INFER.compare(path, out, eager, None, None).kind == "key_order"
+    unordered = replace(path, dict_order=False)
+    assert INFER.compare(unordered, out, eager, None, None).ok
+    assert INFER.compare(unordered, {**out, "z": np.zeros(2, np.float32)}, eager, None, None).kind == "value"

@@ -186,6 +186,8 @@ class Mode:
             if len(out) != len(flatten(eager)):
                 return structure_failure(f"{len(out)} outputs, eager has {len(flatten(eager))}")
             out = unflatten(eager, list(out))
+        if not path.dict_order:
+            out = _in_eager_order(out, eager)
         if path.precision:
             from conformance.judge.precision import judge
 
@@ -201,6 +203,15 @@ class Mode:
         from conformance.judge.precision import decision_flip
 
         return decision_flip(path, ctx, prep, run)
+
+
+def _in_eager_order(out, eager):
+    """``out`` with each dict's keys in the order of eager's dict at the same place (when they are the same keys)."""
+    if isinstance(out, dict) and isinstance(eager, dict) and set(out) == set(eager):
+        return {k: _in_eager_order(out[k], eager[k]) for k in eager}
+    if isinstance(out, (list, tuple)) and isinstance(eager, (list, tuple)) and len(out) == len(eager):
+        return type(out)(_in_eager_order(o, e) for o, e in zip(out, eager))
+    return out
 
 
 INFER = Mode()

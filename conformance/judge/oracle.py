@@ -209,9 +209,14 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_a
 _PY = (bool, int, float)
 
 
+def _is_python(x) -> bool:
+    """A Python number (a numpy scalar such as ``np.float64``, a subclass of ``float``, is an array's element)."""
+    return isinstance(x, _PY) and not isinstance(x, np.generic)
+
+
 def _kind(x) -> Optional[str]:
     """``bool``, ``int`` or ``float`` for a Python number or a 0-d array of one (else None)."""
-    if isinstance(x, _PY):
+    if _is_python(x):
         return type(x).__name__
     a = np.asarray(x) if isinstance(x, np.generic) else x
     if isinstance(a, np.ndarray) and a.shape == () and a.dtype.kind in "biuf":
@@ -259,7 +264,7 @@ def _walk(path: str, c, e, r, n, out: list, opts) -> None:
         if isinstance(c, (list, tuple, dict)):
             out.append(LeafReport(path, False, "structure", f"{type(c).__name__} != eager tensor"))
             return
-        if isinstance(e, _PY) or isinstance(c, _PY):
+        if _is_python(e) or _is_python(c):
             out.append(_compare_python(path, c, e, r, n, opts))
             return
         out.append(_compare_leaf(path, c, e, r, n, *opts))

@@ -90,6 +90,9 @@ class PathRecord:
     #: arithmetic and narrows a float64 model), or None. Its float64 outputs are judged with that dtype's
     #: tolerance rule (:data:`conformance.judge.oracle.TOLERANCES`), not float64's.
     float64_as: Optional[str] = None
+    #: False where the path's outputs come back through a structure with no order (a SavedModel keeps a function's
+    #: output structure in a protobuf map): its dict outputs are judged as mappings, their key order aside.
+    dict_order: bool = True
     #: Files the conversion reads beside its own module (absolute paths; Paddle's callers template): a reproducer
     #: needs a copy of each beside it (``conformance triage`` copies them).
     files: tuple[str, ...] = ()

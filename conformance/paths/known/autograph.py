@@ -2,7 +2,7 @@
 refuse and get wrong.
 """
 
-from conformance.paths.known.factories import Failure, documented, known_bug, refuses_with
+from conformance.paths.known.factories import Failure, known_bug, refuses_with
 
 #: The paths that call the traced tf.function in this process.
 TRACING_PATHS = ('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing')
@@ -10,20 +10,6 @@ TRACING_PATHS = ('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_ca
 EXPORT_PATHS = ('tf.saved_model', 'tf.onnx', 'tf.tflite', 'tf.tflite_select_tf_ops', 'tf.openvino', 'tf.onnx_openvino')
 
 RECORDS = (
-    documented(
-        "autograph.saved_model_dict_key_order",
-        reason=("A loaded SavedModel returns a dict output's keys out of insertion order: the output structure is "
-                "saved as a protobuf map"),
-        divergences=("key_order",),
-        paths=("tf.saved_model",),
-        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/protobuf/struct.proto",
-        found="2026-11-29 (tensorflow 2.21.0)",
-        details=("tf.saved_model.save records a concrete function's structured outputs in a StructuredValue whose "
-                 "DictValue is a protobuf map (no order), so the loaded function packs a dict output in the map's "
-                 "order: eager returned ['z', 'k9', 'k8'], the loaded model ['k9', 'z', 'k8']. The values agree; "
-                 "a caller that iterates the dict sees another order."),
-        example=Failure("compare", divergences=(("key_order", "[1]"),), constructs=("python_values",)),
-    ),
     refuses_with(
         "autograph.shape_none",
         reason=("A Python comparison of x.shape[i] for a dim that is None in the input_signature raises while "

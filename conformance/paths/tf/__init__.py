@@ -88,7 +88,7 @@ register(
                components=("python_state", "autograph"), counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
                "then tf.saved_model.load", conv.save_and_load, conv.run, components=("python_state", "autograph"),
-               counters=counters),
+               counters=counters, dict_order=False),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
                conv.export_onnx, conv.run,
                components=("python_state", "autograph", "tf_freeze", "tf2onnx", "onnx"),
