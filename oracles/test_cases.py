@@ -29,6 +29,7 @@ from conformance.paths.records import (
     load_framework,
     missing_requirements,
     select_paths,
+    unavailable_reason,
 )
 from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS
@@ -73,6 +74,8 @@ def test_case_outcome(request, file, path_id, case_file):
         pytest.fail(f"{file.name}: expected[{path_id!r}]: no such path; known: {', '.join(PATHS)}", pytrace=False)
     if missing_requirements(path):
         pytest.skip(f"{path_id} needs {', '.join(missing_requirements(path))}")
+    if why := unavailable_reason(path, "cpu"):  # this machine cannot run it (a CPU without bfloat16 kernels)
+        pytest.skip(f"{path_id}: {why}")
     same = path.same_code_as("cpu") if path.same_code_as else None
     if same:  # its record says it runs another path's code here: that path's replay covers it
         pytest.skip(f"{path_id}: {same}")

@@ -27,6 +27,7 @@ from conformance.paths.paddle.conversions import (  # noqa: E402
     CALLERS_TEMPLATE,
     call,
     eager,
+    no_cpu_bfloat16,
     run,
     to_static,
     to_static_amp,
@@ -75,7 +76,7 @@ register(
                "inside a forward converted by to_static " + _STATIC_NOTE + ", outputs cast to float32; judged against "
                "fp32 eager with the bfloat16 tolerance rule", to_static_amp, call, specializes=KWARGS,
                components=("paddle_eager", "python_state", "pir_ast", "paddle_amp"), precision=AMP["dtype"],
-               files=(CALLERS_TEMPLATE,)),
+               files=(CALLERS_TEMPLATE,), unavailable_on=no_cpu_bfloat16),
     PathRecord("paddle", "to_static_spec_from_tensor", "paddle.jit.to_static(full_graph=True) with the input_spec "
                "InputSpec.from_tensor(example) (from_numpy for a tensor in a list or dict): the example's shapes, "
                "batch included, fixed; a call with other shapes builds a program for them (counter: programs) "

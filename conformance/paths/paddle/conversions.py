@@ -327,13 +327,20 @@ class Float32Outputs:
         return float32(self.fn(*args, **kwargs))
 
 
+def no_cpu_bfloat16(device: str):
+    """Why this machine cannot run a bfloat16 program on ``device`` (None where it can)."""
+    if device == "cpu" and not paddle.base.core.supports_bfloat16():
+        return ("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is False): running "
+                "the bfloat16 program would abort the process")
+    return None
+
+
 def to_static_amp(ctx):
     """:func:`amp_static`, run once; its outputs in float32."""
     note(ctx)
     static = amp_static(ctx)
-    if ctx.device == "cpu" and not paddle.base.core.supports_bfloat16():
-        raise NoBfloat16Kernels("this CPU has no oneDNN bfloat16 support (paddle.base.core.supports_bfloat16() is "
-                                "False): running the bfloat16 program would abort the process")
+    if why := no_cpu_bfloat16(ctx.device):
+        raise NoBfloat16Kernels(why)
     call(static, ctx.args, ctx.kwargs)
     return watched(ctx, Float32Outputs(static))
 
