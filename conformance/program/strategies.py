@@ -67,16 +67,18 @@ from conformance.program.scope import Scope, Variable, join
 
 #: Constructs the generator can use; pass a subset to ``programs(constructs=...)``.
 CONSTRUCTS = ("if_tensor", "if_kwarg", "if_shape", "while_tensor", "for_loop", "break_continue", "early_return",
-              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop", "python_values")
+              "nested_input", "kwargs", "dynamic_dim", "unused_input", "renamed_self", "grow_loop")
+#: Python numbers, lists and dicts that cross the control flow (:mod:`~conformance.program.pydrawing`).
+PYTHON_VALUE_CONSTRUCTS = ("python_values",)
 #: Opt-in constructs, drawn only when named in ``constructs``: ``EDGE_CONSTRUCTS`` (:mod:`~conformance.program.edges`:
 #: dtypes, edge values, edge shapes), ``EFFECT_CONSTRUCTS`` (:mod:`~conformance.program.effects`) and
 #: ``train_layers``: the ops whose meaning depends on train()/eval() or autograd (dropout, batch norm, detach; see
 #: ``OpRecord.train_layer``), as statements of their own, and whether the model is put in ``train()`` before
 #: conversion (``Program.training``). Gradient and training-step campaigns use ``CONSTRUCTS + TRAIN_CONSTRUCTS``.
 TRAIN_CONSTRUCTS = ("train_layers",)
-#: The whole language, drawn by default: :data:`CONSTRUCTS`, the edge constructs (each on in a share of the programs:
-#: ``edges.SHARE``) and the effect families; pass fewer to leave some out (``--constructs=-mutation``).
-DEFAULT_CONSTRUCTS = CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS
+#: The whole language, drawn by default: :data:`CONSTRUCTS`, Python values, the edge constructs (each on in a share of
+#: the programs: ``edges.SHARE``) and the effect families; pass fewer to leave some out (``--constructs=-mutation``).
+DEFAULT_CONSTRUCTS = CONSTRUCTS + PYTHON_VALUE_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
@@ -396,7 +398,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     :param steering: pairwise coverage to steer by (:class:`~conformance.program.coverage.Steering`; campaigns).
     """
     constructs = frozenset(constructs)
-    unknown = constructs - set(known := CONSTRUCTS + TRAIN_CONSTRUCTS + EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS)
+    unknown = constructs - set(known := DEFAULT_CONSTRUCTS + TRAIN_CONSTRUCTS)
     if unknown:
         raise ValueError(f"unknown constructs {sorted(unknown)}; known: {', '.join(known)}")
     train = "train_layers" in constructs
