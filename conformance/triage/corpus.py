@@ -237,7 +237,9 @@ def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
                 fail(f"{f}.outcome", f"{w.get('outcome')!r} is not one of {', '.join(EXPECTABLE)}")
             versions = w.get("versions", "")
             try:
-                SpecifierSet(versions) if not versions or versions[0] in "<>=!~" else Requirement(versions)
+                if versions and versions[0] not in "<>=!~" and not Requirement(versions).specifier:
+                    raise InvalidRequirement(f"{versions!r} names no version")  # a bare name gates nothing
+                SpecifierSet(versions) if not versions or versions[0] in "<>=!~" else None
             except (InvalidSpecifier, InvalidRequirement, TypeError):
                 fail(f"{f}.versions", f"{versions!r} is not a version specifier like '>=2.13' (the framework's) "
                                       "or a requirement like 'onnxruntime>=1.17'")
