@@ -118,7 +118,10 @@ _conv("conv2d_grouped", 2, "2-d convolution of [N, C, H, W] with stride, dilatio
 _conv("conv2d_depthwise", 2, "depthwise 2-d convolution: one group per input channel, 1 or 2 outputs each",
       _TORCH.format(n=2), _PADDLE.format(n=2), _TF.format(n=2), _conv_attrs(2, depthwise=True))
 _conv("conv2d_same", 2, "2-d convolution with padding 'same' (stride 1; an even kernel pads more on the right)",
-      _TORCH.format(n=2), _PADDLE.format(n=2), _TF.format(n=2), _conv_attrs(2, same=True))
+      _TORCH.format(n=2), _PADDLE.format(n=2), _TF.format(n=2), _conv_attrs(2, same=True),
+      differs={"paddle": "a suspected Paddle bug, not yet reported: padding='SAME' with dilation 2 gives other "
+                         "values than torch's 'same' and TensorFlow's 'SAME', which agree (a 1x2x5x6 input, a 3x3 "
+                         "kernel: up to 3.48 apart, the same shape)"})
 _conv("conv2d_padding_mode", 2, "2-d convolution of an input padded in reflect, replicate or circular mode (what "
       "a layer's padding_mode does)", "F.conv2d(F.pad({0}, {torch_pads}, mode={mode!r}), {p0}, {p1}, stride={stride}, "
       "dilation={dilation})", "F.conv2d(F.pad({0}, {torch_pads}, mode={mode!r}), {p0}, {p1}, stride={stride}, "
