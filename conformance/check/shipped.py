@@ -18,9 +18,8 @@ import linecache
 import os
 import sys
 import types
+from functools import cache
 from typing import Optional
-
-import cloudpickle
 
 #: Top-level packages whose classes are the frameworks' own (their source is theirs to find, not the user's).
 LIBRARIES = frozenset({"torch", "paddle", "tensorflow", "keras", "tf_keras"})
@@ -31,34 +30,43 @@ def dumps(obj) -> bytes:
     the modules that this process loaded by file path."""
     import io
 
+    import cloudpickle
+
     buffer = io.BytesIO()
     registered: list = []
     try:
-        _Pickler(buffer, registered).dump(obj)
+        _pickler()(buffer, registered).dump(obj)
     finally:
         for module in registered:
             cloudpickle.unregister_pickle_by_value(module)
     return buffer.getvalue()
 
 
-class _Pickler(cloudpickle.Pickler):
-    """cloudpickle's pickler that pickles by value the classes and functions of every module another process could
-    not import by its name."""
+@cache
+def _pickler() -> type:
+    """The pickler class (cloudpickle is imported when a model is first shipped, not with this package)."""
+    import cloudpickle
 
-    def __init__(self, file, registered: list):
-        super().__init__(file)
-        self.registered = registered
-        self.checked: set = set()
+    class _Pickler(cloudpickle.Pickler):
+        """cloudpickle's pickler that pickles by value the classes and functions of every module another process could
+        not import by its name."""
 
-    def reducer_override(self, obj):
-        if isinstance(obj, (type, types.FunctionType)):
-            module = sys.modules.get(getattr(obj, "__module__", None) or "")
-            if module is not None and module.__name__ not in self.checked:
-                self.checked.add(module.__name__)
-                if not importable(module.__name__):
-                    cloudpickle.register_pickle_by_value(module)
-                    self.registered.append(module)
-        return super().reducer_override(obj)
+        def __init__(self, file, registered: list):
+            super().__init__(file)
+            self.registered = registered
+            self.checked: set = set()
+
+        def reducer_override(self, obj):
+            if isinstance(obj, (type, types.FunctionType)):
+                module = sys.modules.get(getattr(obj, "__module__", None) or "")
+                if module is not None and module.__name__ not in self.checked:
+                    self.checked.add(module.__name__)
+                    if not importable(module.__name__):
+                        cloudpickle.register_pickle_by_value(module)
+                        self.registered.append(module)
+            return super().reducer_override(obj)
+
+    return _Pickler
 
 
 def importable(name: str) -> bool:
