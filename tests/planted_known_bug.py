@@ -16,4 +16,5 @@ def _convert(ctx):
 
 
 register(PathRecord("torch", "planted_known_bug", "eager, except that a program with tanh does not convert (planted)",
-                    _convert, lambda model, args, kwargs: model(*args, **kwargs), limitations=(PLANTED_BUG,)))
+                    _convert, lambda model, args, kwargs: model(*args, **kwargs), limitations=(PLANTED_BUG,),
+                    default=False))

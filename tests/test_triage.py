@@ -517,6 +517,8 @@ _GOOD_CASE = {"summary": "s", "source": "https://example.org/1",
     (lambda d: {**d, "expected": {"paddle.to_static": {"outcome": "pass"}}}, "expected['paddle.to_static']"),
     (lambda d: {**d, "expected": {"torch.script": [{"outcome": "pass"}, {"outcome": "pass", "when": 1}]}},
      "expected['torch.script'][1]"),
+    (lambda d: {**d, "expected": {"torch.script": {"outcome": "pass", "cpu": "AVX-512"}}},
+     "expected['torch.script'].cpu"),
     (lambda d: {**d, "model": {"framework": "torch", "source": "class Model(:\n"}}, "model.source"),
     (lambda d: {**d, "model": {"framework": "torch", "source": "class Model: pass\n"}}, "model.source"),
     (lambda d: {**d, "model": {"framework": "mxnet", "source": "x"}}, "model.framework"),
@@ -528,6 +530,22 @@ def test_a_malformed_case_file_names_the_file_and_field(tmp_path, change, field)
     with pytest.raises(CaseFileError) as e:
         load_case_file(file)
     assert str(e.value).startswith(f"{file}: {field}:"), str(e.value)
+
+
+def test_an_expectation_gated_on_a_cpu_flag_applies_where_the_cpu_has_it(monkeypatch):
+    from conformance.triage import corpus
+
+    monkeypatch.setattr(corpus, "cpu_flags", lambda: frozenset({"avx2", "fma"}))
+    doc = {**_GOOD_CASE, "expected": {"torch.script": [{"outcome": "mismatch", "cpu": "avx512bw"},
+                                                       {"outcome": "runtime_error", "cpu": "!avx512bw",
+                                                        "versions": ">=2.13"},
+                                                       {"outcome": "pass"}]}}
+    case_file = parse_case(doc, "cpu.json")
+    assert case_file.expectation("torch.script", "2.13.0").outcome == "runtime_error"
+    assert case_file.expectation("torch.script", "2.12.0").outcome == "pass"
+    monkeypatch.setattr(corpus, "cpu_flags", lambda: frozenset({"avx2", "avx512bw"}))
+    assert case_file.expectation("torch.script", "2.13.0").outcome == "mismatch"
+    assert case_file.to_dict()["expected"] == doc["expected"]
 
 
 def test_a_case_file_that_is_not_json_is_named(tmp_path):

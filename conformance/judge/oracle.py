@@ -137,7 +137,7 @@ def _as_array(x) -> Any:
     return x
 
 
-def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_as) -> LeafReport:
+def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_as, tail) -> LeafReport:
     c, e = _as_array(c), _as_array(e)
     if not isinstance(c, np.ndarray) or not isinstance(e, np.ndarray):
         return LeafReport(path, False, "structure", f"expected an array, got {type(c).__name__}")
@@ -189,7 +189,8 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_a
             with np.errstate(invalid="ignore"):
                 nudged = np.where(fin_r, np.abs(np.asarray(n, np.float64) - e64), 0.0)
             noise = np.maximum(noise, np.where(np.isfinite(nudged), nudged, 0.0))
-        allowed_r = m * noise + atol + rtol * mag
+        scaled = m * noise if tail == 1.0 else np.minimum(tail * m * noise, m * (noise.max() if noise.size else 0.0))
+        allowed_r = scaled + atol + rtol * mag
         ok_elem |= err_c <= allowed_r
         allowed = np.maximum(allowed, np.where(fin_r, allowed_r, 0.0))
     ok_elem |= ~both
@@ -236,8 +237,8 @@ def _compare_python(path: str, c, e, r, n, opts) -> LeafReport:
         return LeafReport(path, ok, None if ok else "value", "" if ok else f"{c!r} != eager {e!r}",
                           max_abs_err=abs(float(np.asarray(c, np.float64)) - float(np.asarray(e, np.float64))))
     as64 = lambda x: None if x is None else np.asarray(x, np.float64)  # noqa: E731
-    rtol, atol, multiplier, ptol, _ = opts
-    return _compare_leaf(path, as64(c), as64(e), as64(r), as64(n), rtol, atol, multiplier, ptol, "float32")
+    rtol, atol, multiplier, ptol, _, tail = opts
+    return _compare_leaf(path, as64(c), as64(e), as64(r), as64(n), rtol, atol, multiplier, ptol, "float32", tail)
 
 
 def _walk(path: str, c, e, r, n, out: list, opts) -> None:
@@ -272,7 +273,7 @@ def _walk(path: str, c, e, r, n, out: list, opts) -> None:
 
 def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[float] = None,
              atol: Optional[float] = None, multiplier: Optional[float] = None, ptol: float = 0.0,
-             float64_as: Optional[str] = None) -> Report:
+             float64_as: Optional[str] = None, tail: float = 1.0) -> Report:
     """Compare a candidate output tree with eager's (numpy arrays in nested tuple/list/dict).
 
     :param reference: eager's output computed in float64 (same structure), or None.
@@ -283,9 +284,11 @@ def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[flo
     :param ptol: the fraction of elements allowed to fail.
     :param float64_as: the float dtype whose tolerance rule judges float64 leaves (a candidate that computes float64
         in float32: ``PathRecord.float64_as``), or None.
+    :param tail: how many times its own rounding noise an element may have, never more than the leaf's noisiest
+        element may (:mod:`conformance.judge.precision`'s tail); 1: its own.
     """
     out: list[LeafReport] = []
-    _walk("", candidate, eager, reference, noise, out, (rtol, atol, multiplier, ptol, float64_as))
+    _walk("", candidate, eager, reference, noise, out, (rtol, atol, multiplier, ptol, float64_as, tail))
     return Report(out)
 
 

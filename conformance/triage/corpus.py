@@ -16,7 +16,8 @@ A case file holds either
 
 and, for both kinds, ``summary``, ``source`` (the upstream issue address, or "found by conformance"
 with date and versions) and ``expected``: per path id, the outcome, gated by a PEP 440 specifier on
-the framework's version (one expectation or a list of them; the first that matches applies).
+the framework's version and optionally on a CPU feature flag (one expectation or a list of them; the first
+that matches applies).
 
 A hand-written model is judged plainly: eager runs a fresh ``Model()`` on every call in order, the path
 converts another fresh one on the example and runs every call in order, and each output is compared
@@ -31,6 +32,7 @@ Loading a file (:func:`load_case_file`) never runs its code: a malformed file ra
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
 import json
@@ -78,8 +80,13 @@ class Expectation:
     #: A PEP 440 specifier on the framework version, or a requirement on another installed distribution
     #: (``onnxruntime>=1.17,<1.32``, as ``conformance bisect --write`` writes it); empty: every version.
     versions: str = ""
+    #: A CPU feature flag as ``/proc/cpuinfo`` names it (``avx512bw``), or ``!flag`` for its absence: the outcome
+    #: depends on the kernels the framework picks for this CPU (oneDNN's bfloat16 and AVX-512 kernels); empty: any CPU.
+    cpu: str = ""
 
     def applies(self, version: str) -> bool:
+        if self.cpu and (self.cpu.lstrip("!") in cpu_flags()) == self.cpu.startswith("!"):
+            return False
         if not self.versions:
             return True
         from packaging.specifiers import SpecifierSet
@@ -101,7 +108,19 @@ class Expectation:
         return specifier.contains(Version(version.split("+")[0]), prereleases=True)
 
     def to_dict(self) -> dict:
-        return {"outcome": self.outcome, **({"versions": self.versions} if self.versions else {})}
+        return {"outcome": self.outcome, **({"versions": self.versions} if self.versions else {}),
+                **({"cpu": self.cpu} if self.cpu else {})}
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_flags() -> frozenset:
+    """This machine's CPU feature flags (``/proc/cpuinfo``'s ``flags``; empty where there is none to read)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return frozenset()
+    line = next((ln for ln in text.splitlines() if ln.startswith(("flags", "Features"))), "")
+    return frozenset(line.partition(":")[2].split())
 
 
 @dataclass(frozen=True)
@@ -231,8 +250,8 @@ def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
         parsed = []
         for i, w in enumerate(items):
             f = field if not isinstance(wants, list) else f"{field}[{i}]"
-            if not isinstance(w, dict) or not set(w) <= {"outcome", "versions"}:
-                fail(f, "an object with 'outcome' and optional 'versions'")
+            if not isinstance(w, dict) or not set(w) <= {"outcome", "versions", "cpu"}:
+                fail(f, "an object with 'outcome' and optional 'versions' and 'cpu'")
             if w.get("outcome") not in EXPECTABLE:
                 fail(f"{f}.outcome", f"{w.get('outcome')!r} is not one of {', '.join(EXPECTABLE)}")
             versions = w.get("versions", "")
@@ -243,7 +262,10 @@ def _parse_expected(expected, model: Optional[ModelSource], fail) -> dict:
             except (InvalidSpecifier, InvalidRequirement, TypeError):
                 fail(f"{f}.versions", f"{versions!r} is not a version specifier like '>=2.13' (the framework's) "
                                       "or a requirement like 'onnxruntime>=1.17'")
-            parsed.append(Expectation(w["outcome"], versions))
+            cpu = w.get("cpu", "")
+            if not isinstance(cpu, str) or (cpu and not re.fullmatch(r"!?[a-z0-9_]+", cpu)):
+                fail(f"{f}.cpu", f"{cpu!r} is not a CPU flag as /proc/cpuinfo names it, like 'avx512bw' or '!avx512bw'")
+            parsed.append(Expectation(w["outcome"], versions, cpu))
         if not parsed:
             fail(field, "no expectation")
         out[pid] = tuple(parsed)

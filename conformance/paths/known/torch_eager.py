@@ -1,7 +1,7 @@
 """PyTorch eager itself (cuDNN, CPU autocast): what every torch path meets because eager does it.
 """
 
-from conformance.paths.known.factories import Failure, known_bug, refuses_with
+from conformance.paths.known.factories import Failure, known_bug, missing_kernel, refuses_with
 
 RECORDS = (
     refuses_with(
@@ -49,6 +49,27 @@ RECORDS = (
         example=Failure('run',
                         error_types=('RuntimeError',),
                         message="Unexpected floating ScalarType in at::autocast::prioritize"),
+    ),
+    missing_kernel(
+        "torch_eager.autocast_bfloat16_lstm_without_avx512",
+        reason=("Under CPU bfloat16 autocast an LSTM runs oneDNN's bfloat16 RNN primitive, which a CPU without AVX-512 "
+                "lacks: eager raises instead of falling back to float32"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message="could not create a primitive descriptor for the LSTM forward propagation primitive",
+        ops=('lstm',),
+        paths=('torch.autocast_bf16',),
+        found="2026-11-29 (torch 2.13.0, an AMD EPYC with AVX2 and no AVX-512)",
+        details=("On a CPU where torch.ops.mkldnn._is_mkldnn_bf16_supported() is False (no AVX-512), torch.nn.LSTM "
+                 "under torch.autocast('cpu', dtype=torch.bfloat16) raises 'could not create a primitive descriptor "
+                 "for the LSTM forward propagation primitive'; GRU and RNN run. The same LSTM passes on a CPU with "
+                 "AVX-512 (the corpus case paddle-to-static-amp-rnn-tensor-array-loop records both)."),
+        example=Failure('run',
+                        error_types=('RuntimeError', 'Exception'),
+                        message=("could not create a primitive descriptor for the LSTM forward propagation primitive. "
+                                 "Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
+                                 "diagnostic information."),
+                        ops=('lstm', 'tanh')),
     ),
     refuses_with(
         "torch_eager.cudnn_rnn_eval_backward_openvino",
