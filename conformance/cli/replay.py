@@ -58,7 +58,7 @@ def cmd_replay(args) -> int:
         paths = available_paths(out, args)
         if use_onnx_opset(out, paths, args)[1]:
             return 2
-        return replay_model_file(Path(args.file), paths, args.device, out)
+        return replay_model_file(Path(args.file), paths, args.device, out, args.out)
     cases = load_cases(Path(args.file), args.case_id, args.index)
     if len(cases) > 1 and args.case_id is None and args.index is None:
         out.print(f"{len(cases)} cases in {args.file}; replaying all (choose one with --case-id or --index)")

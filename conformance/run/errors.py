@@ -17,9 +17,10 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def error_text(e: BaseException) -> str:
-    """``Type: message``; a bare exception (an ``assert`` deep in a framework) says where it was raised."""
-    text = f"{type(e).__name__}: {e}"
-    if not str(e) and e.__traceback__ is not None:
+    """``Type: message``; a bare exception (an ``assert`` deep in a framework) says where it was raised, and so does
+    a ``SystemExit`` (a framework that ends the process on an error), with its exit code."""
+    text = f"{type(e).__name__}: " + (f"sys.exit({e.code!r}) " if isinstance(e, SystemExit) else str(e))
+    if (not str(e) or isinstance(e, SystemExit)) and e.__traceback__ is not None:
         frame = traceback.extract_tb(e.__traceback__)[-1]
         text += f"(raised at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}: {frame.line})"
     return _ANSI.sub("", text)
@@ -83,8 +84,8 @@ def harness_fault(e: BaseException) -> Optional[str]:
     """Where this project's own code raised ``e``, or None: a programming error (``TypeError``, ``KeyError``,
     ``AttributeError``...) raised in a frame of the ``conformance`` package is this project's bug, never a
     framework's finding. (The exception classes the paths define to describe a framework's behaviour, and whatever
-    a framework raises, are results.)"""
-    if type(e) not in _PROGRAMMING_ERRORS or e.__traceback__ is None:
+    a framework raises, are results; so is a ``SystemExit`` a framework raises, unless this project's code did.)"""
+    if (type(e) not in _PROGRAMMING_ERRORS and not isinstance(e, SystemExit)) or e.__traceback__ is None:
         return None
     frame = traceback.extract_tb(e.__traceback__)[-1]
     if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):

@@ -199,7 +199,8 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
             kept = state_kept(prep.program, fw, ctx.model)
             artifact = path.convert(ctx)
             put_back(fw, ctx.model, kept)
-    except Exception as e:  # noqa: BLE001 - every failure of the framework is a result
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - every failure of the framework is a result (sys.exit too:
+        # a framework that ends the process on an error must not end a replay or a campaign's worker)
         record.timings.convert_s = round(time.perf_counter() - t0, 6)
         where = harness_fault(e)
         if where:
@@ -248,7 +249,7 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
                     out = rules.execute(path, artifact, ctx, prep, run, to_dev)
             if path.counters:
                 entry.counters = path.counters(artifact)
-        except Exception as e:  # noqa: BLE001
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - as in the conversion
             run_s += time.perf_counter() - t1
             text = error_text(e)
             where = harness_fault(e)

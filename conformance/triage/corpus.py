@@ -59,7 +59,7 @@ from conformance.program.ir import (
 )
 from conformance.program.program import Program
 from conformance.render.source import cache_dir, load_source
-from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord
+from conformance.run.records import FINDINGS, OUTCOMES, ResultRecord, results_line
 from conformance.run.runner import check, error_text, run_path
 
 #: Outcomes a case may expect: not ``harness_error`` (this project's own bug, never a fact about a path).
@@ -402,8 +402,9 @@ def is_model_file(file: Path) -> bool:
     return isinstance(doc, dict) and "model" in doc
 
 
-def replay_model_file(file: Path, paths: list, device: str, console) -> int:
-    """``conformance replay`` of a hand-written model case: one line per path; exit status 1 on findings."""
+def replay_model_file(file: Path, paths: list, device: str, console, out: Optional[str] = None) -> int:
+    """``conformance replay`` of a hand-written model case: one line per path, the records written to ``out`` (a
+    ``.jsonl``) if given; exit status 1 on findings."""
     try:
         case_file = load_case_file(file)
     except CaseFileError as e:
@@ -413,11 +414,13 @@ def replay_model_file(file: Path, paths: list, device: str, console) -> int:
     if not chosen:
         raise SystemExit(f"conformance: {file} is a {framework} model: choose {framework} paths "
                          f"(--frameworks {framework})")
-    outcomes = []
+    records = []
     for path in chosen:
         record = replay(case_file, path, device)
-        outcomes.append(record.outcome)
+        records.append(record)
         msg = record.detail.message.strip().splitlines()
         console.print(f"{file.stem}  {path.id:<24} {record.outcome:<20} {msg[0][:160] if msg else ''}",
                       markup=False, highlight=False)
-    return 1 if any(o in FINDINGS for o in outcomes) else 0
+    if out:
+        Path(out).write_text("".join(results_line(r) for r in records))
+    return 1 if any(r.outcome in FINDINGS for r in records) else 0

@@ -25,7 +25,7 @@ RECORDS = (
         reason="paddle2onnx cannot convert a mean over all elements (x.mean(), pd_op.mean without an axis)",
         errors=('Paddle2OnnxFailed',),
         message=r"Can not get input 'axis\(dim\)' value",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         found="2026-11-21 (paddle2onnx 2.1.0)",
         details=("known bug: paddle2onnx cannot convert a mean over all elements (x.mean(), pd_op.mean without an "
@@ -44,7 +44,7 @@ RECORDS = (
         reason="paddle2onnx refuses every softplus, also F.softplus(x) with the defaults it names as supported",
         errors=('Paddle2OnnxFailed',),
         message=r"Only support softplus with beta == 1\.0 and threshold == 20\.0",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         found="2026-11-21 (paddle2onnx 2.1.0)",
         details=("known bug: paddle2onnx refuses every softplus, also F.softplus(x) with the defaults it names as "
@@ -60,7 +60,7 @@ RECORDS = (
                 "aborts the process"),
         errors=('Paddle2OnnxFailed',),
         message="the 0th elementwise MUST be ir::FloatAttribute",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         case="paddle-onnx-interpolate-scale-factor.json",
         found="2026-11-23 (paddle2onnx 2.1.0)",
@@ -78,7 +78,7 @@ RECORDS = (
                 "rank 0 but computed rank 1"),
         errors=('Fail',),
         message=r"Op \(Loop\) \[TypeInferenceError\].*Mismatch between number of inferred and declared dimensions",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         found="2026-11-21 (paddle2onnx 2.1.0, onnxruntime 1.31)",
         details=("known bug: for `while i < n and x.max() < t:` paddle2onnx writes a Loop whose condition output is "
@@ -117,13 +117,14 @@ RECORDS = (
                 "at an opset whose Cast does not take it"),
         errors=('InvalidGraph',),
         message=r"Type 'tensor\(bfloat16\)' of input parameter \(\S+\) of operator \(Cast\)",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
+        case="paddle-onnx-bfloat16-cast.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
         details=("known bug: paddle2onnx writes `paddle.cast(paddle.cast(x, bfloat16), float32)` as ONNX Casts "
                  "through bfloat16 at an opset whose Cast does not take it: onnxruntime refuses to load the model. "
                  "Provenance: found by conformance 2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, case "
-                 "3e2de5757a46."),
+                 "3e2de5757a46; cases/paddle-onnx-bfloat16-cast.json."),
         example=Failure('convert',
                         error_types=('InvalidGraph',),
                         message="Type 'tensor(bfloat16)' of input parameter (a) of operator (Cast)"),
@@ -137,13 +138,14 @@ RECORDS = (
         versions=">=2.1",
         package="paddle2onnx",
         ops=('neg', 'mul_scalar', 'sum', 'mean', 'prod', 'int_prod'),
+        case="paddle-onnx-zero-dim-as-one.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
         details=("known bug: paddle2onnx gives a 0-d result shape [1] (the graph declares []) where its converter "
                  "broadcasts with a [1] constant or reshapes to [1]: pd_op.scale (`-x`, `x * c`; its factor is a "
                  "[1] full) and a reduction to 0-d (paddle.sum, mean, prod, max over every axis: ReduceX, then "
                  "Reshape [1]); elementwise ops (relu, tanh, ==) keep []. Provenance: found by conformance "
                  "2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, cases e4f9f79e2da3 (int prod), "
-                 "f048c8ec7aba (`(-leaky_relu(x)) == ...` of a 0-d x)."),
+                 "f048c8ec7aba (`(-leaky_relu(x)) == ...` of a 0-d x); cases/paddle-onnx-zero-dim-as-one.json."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('neg',)),
     ),
     known_bug(
@@ -153,16 +155,18 @@ RECORDS = (
         phases=('run',),
         errors=('Fail',),
         message="Reshape node(?s:.*)The input tensor cannot be reshaped",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         ops=('reshape_empty',),
+        case="paddle-onnx-reshape-zero-dim.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
         details=("known bug (paddle2onnx): paddle.reshape of a zero-size tensor to a shape holding a 0 (`reshape(x, "
                  "[2, 0])`) is written as an ONNX Reshape without allowzero=1, where a 0 means 'copy the input's "
                  "dim': onnxruntime refuses to run it ('The input tensor cannot be reshaped to the requested shape. "
                  "Input shape:{0,1,3}, requested shape:{2,1}'). Provenance: found by conformance 2026-11-28 "
                  "(paddle2onnx 2.1.0), deployment campaign seed 0, cases 948c9317549f, 304f381e1824, 63df51d84842; "
-                 "cf. the tf2onnx and torch.onnx records `torchscript_exporter.reshape_zero_dim`."),
+                 "cases/paddle-onnx-reshape-zero-dim.json; cf. the tf2onnx and torch.onnx records "
+                 "`torchscript_exporter.reshape_zero_dim`."),
         example=Failure('run',
                         error_types=('Fail',),
                         message="Reshape nodeThe input tensor cannot be reshaped",
@@ -209,14 +213,16 @@ RECORDS = (
                 "which ONNX does not type"),
         errors=('InvalidGraph',),
         message=r"Type 'tensor\(int8\)' of input parameter \(\S+\) of operator \(ReduceSum\)",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         ops=('int_sum',),
+        case="paddle-onnx-int8-reduce-sum.json",
         found="2026-11-28 (paddle 3.3.1, paddle2onnx 2.1.0, onnxruntime 1.31.1)",
         details=("known bug: paddle2onnx writes paddle.sum(x, dtype='int64') of an int8 x as a ReduceSum of the "
                  "int8 tensor, which ONNX does not type (onnx's checker and onnxruntime refuse the file). "
                  "Provenance: found by conformance 2026-11-28 (paddle 3.3.1, paddle2onnx 2.1.0, onnxruntime "
-                 "1.31.1), the PaddlePaddle deployment campaign rerun (seed 0), case 609fd4112c26."),
+                 "1.31.1), the PaddlePaddle deployment campaign rerun (seed 0), case 609fd4112c26; "
+                 "cases/paddle-onnx-int8-reduce-sum.json."),
         example=Failure('convert',
                         error_types=('InvalidGraph',),
                         message="Type 'tensor(int8)' of input parameter (a) of operator (ReduceSum)",
@@ -228,7 +234,7 @@ RECORDS = (
                 "when an operand is infinite"),
         phases=('compare',),
         divergences=('nonfinite', 'value'),
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         ops=('floor_div',),
         case="paddle-onnx-floor-divide-infinite.json",
@@ -246,7 +252,7 @@ RECORDS = (
                 "of shape [], as in `if x.max() < t:`)"),
         errors=('Paddle2OnnxFailed',),
         message=r"In arrange\(\), end must be greater than start",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         case="paddle-onnx-reduce-0d-arrange.json",
         found="2026-11-28 (paddle 3.3.1, paddle2onnx 2.1.0)",
@@ -265,7 +271,7 @@ RECORDS = (
                 "takes float types only"),
         errors=('InvalidGraph',),
         message=r"Type 'tensor\(u?int\d+\)' of input parameter \(\S+\) of operator \(TopK\)",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         case="paddle-onnx-argsort-integer-topk-opset9.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
@@ -285,7 +291,7 @@ RECORDS = (
                 "no node defines, which onnxruntime refuses"),
         errors=('InvalidArgument',),
         message=r"Node input 'p2o\.sub_block\.pd_op\.array_write_\S*' is not a graph input",
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         ops=('lstm', 'gru'),
         case="paddle-to-static-amp-rnn-tensor-array-loop.json",
@@ -307,17 +313,19 @@ RECORDS = (
                 "the input's dim for the 0"),
         phases=('compare',),
         divergences=('shape',),
-        versions=">=2.1",
+        versions=">=2.0",
         package="paddle2onnx",
         ops=('reshape_empty',),
         paths=('paddle.onnx_openvino',),
+        case="paddle-onnx-openvino-reshape-zero-dim.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
         details=("known bug (paddle2onnx): paddle.reshape of a zero-size tensor to a shape holding a 0 (`reshape(x, "
                  "[2, 0])`) is written as an ONNX Reshape without allowzero=1, where a 0 means 'copy the input's "
                  "dim', as OpenVINO meets it: OpenVINO copies the input's dim for the 0 ([0, 1, 3] reshaped to [2, "
                  "0] comes out [2, 1]) where onnxruntime refuses to run it. Provenance: found by conformance "
                  "2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, cases 948c9317549f, 304f381e1824, "
-                 "63df51d84842; cf. the tf2onnx and torch.onnx records `torchscript_exporter.reshape_zero_dim`."),
+                 "63df51d84842; cases/paddle-onnx-openvino-reshape-zero-dim.json; cf. the tf2onnx and torch.onnx "
+                 "records `torchscript_exporter.reshape_zero_dim`."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('reshape_empty',)),
     ),
 )

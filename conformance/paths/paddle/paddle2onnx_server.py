@@ -61,14 +61,23 @@ def main() -> None:
             status = 0
             try:
                 paddle2onnx_export(request["model"], request["params"], request["out"], request["opset"])
-            except SystemExit as e:
-                status = e.code if isinstance(e.code, int) else 1
+            except SystemExit as e:  # the status the process would have exited with (sys.exit(-1): 255), never
+                # a negative one, which the client reads as the signal that ended the server
+                status = exit_status(e)
             except Exception:  # noqa: BLE001 - reported through the status and the log
                 traceback.print_exc()
                 status = 1
             sys.stdout.flush()
             sys.stderr.flush()
         replies.write(json.dumps({"status": status}) + "\n")
+
+
+def exit_status(e: SystemExit) -> int:
+    """What the interpreter exits with on ``e``: its code modulo 256, 0 for None, 1 for a message (printed)."""
+    if e.code is None or isinstance(e.code, int):
+        return (e.code or 0) & 0xFF
+    print(e.code, file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
