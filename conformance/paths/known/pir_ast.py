@@ -395,17 +395,32 @@ RECORDS = (
                 "('Broadcast dimension mismatch' in its copysign)"),
         phases=('convert', 'run'),
         errors=('ValueError',),
-        message=r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch",
+        # The error quotes signbit's source line, or, where the copysign runs inside a pd_op.if, no Python line:
+        # then the dynamic dim read as 0 shows as the first shape.
+        message=(r"in signbit\s+neg_zero_x = paddle\.copysign[\s\S]*Broadcast dimension mismatch"
+                 r"|Broadcast dimension mismatch\. Operands could not be broadcast together with the shape of X = "
+                 r"\[0[,\]]"),
         versions=">=3.3",
+        ops=('signbit',),
         paths=AST_PATHS,
         case="paddle-to-static-signbit-dynamic-dim.json",
         details=("known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program "
                  "runs ('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, "
-                 "-1 read as 0); SOT too, once a new batch size makes it translate with a dynamic dim. Provenance: "
+                 "-1 read as 0); SOT too, once a new batch size makes it translate with a dynamic dim. The message "
+                 "quotes signbit's line, or, where the copysign runs inside a pd_op.if (in every mode), only the "
+                 "broadcast error with the first shape [0]. Provenance: "
                  "cases/paddle-to-static-signbit-dynamic-dim.json."),
         example=Failure('convert',
-                        error_types=('ValueError',),
-                        message="in signbit neg_zero_x = paddle.copysignBroadcast dimension mismatch"),
+                        error_types=('ValueError', 'Exception'),
+                        message=("In transformed code:\n\n    File \"model.py\", line 39, in forward\n        v5 = "
+                                 "paddle.signbit(v1)\n\n    File \"paddle/tensor/math.py\", line 7550, in signbit\n"
+                                 "\tneg_zero_x = paddle.copysign(ones, x)\n    File \"paddle/tensor/math.py\", line "
+                                 "7350, in copysign\n\treturn _C_ops.copysign(x, y)\n\n    InvalidArgumentError: "
+                                 "Broadcast dimension mismatch. Operands could not be broadcast together with the "
+                                 "shape of X = [0] and the shape of Y = [6]. Received [0] in X is not equal to [6] in "
+                                 "Y at i:0."),
+                        ops=('cast', 'signbit', 'tanh'),
+                        constructs=('dict_input', 'dynamic_dim', 'list_input', 'nested_input', 'train_mode')),
     ),
     known_bug(
         "pir_ast.inplace_api_keywords",
@@ -486,28 +501,6 @@ RECORDS = (
         example=Failure('convert',
                         error_types=('ValueError',),
                         message="When the date type is bool for the input 'x' of tile op"),
-    ),
-    known_bug(
-        "pir_ast.signbit_dynamic_dim_unquoted",
-        reason=("paddle.signbit in an AST to_static program with a dynamic dim fails when the program runs (the "
-                "broadcast error without its quote)"),
-        phases=('convert', 'run'),
-        errors=('ValueError',),
-        message=(r"Broadcast dimension mismatch\. Operands could not be broadcast together with the shape of X = "
-                 r"\[0[,\]]"),
-        versions=">=3.3",
-        ops=('signbit',),
-        paths=AST_PATHS,
-        case="paddle-to-static-signbit-dynamic-dim.json",
-        details=("known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program "
-                 "runs ('Broadcast dimension mismatch' in its copysign: it builds its ones from the static shape, "
-                 "-1 read as 0); SOT too, once a new batch size makes it translate with a dynamic dim. Provenance: "
-                 "cases/paddle-to-static-signbit-dynamic-dim.json."),
-        example=Failure('convert',
-                        error_types=('ValueError',),
-                        message=("Broadcast dimension mismatch. Operands could not be broadcast together with the"
-                                 " shape of X = [0,"),
-                        ops=('signbit',)),
     ),
     known_bug(
         "pir_ast.signbit_zero_size_dynamic_dim",
@@ -786,8 +779,8 @@ RECORDS = (
     ),
     known_bug(
         "pir_ast.early_return_rebound_no_gradient",
-        reason=("After an early return not taken, `x = -x; return x` gets a zero gradient with respect to x through "
-                "the AST to_static program"),
+        reason=("A variable rebound after an early return (taken or not) gets a zero gradient through the AST "
+                "to_static program"),
         phases=('compare',),
         divergences=('value',),
         modes=frozenset({'grad', 'train'}),
@@ -799,8 +792,12 @@ RECORDS = (
         details=("known bug: `if x.mean() < t: return x` (not taken), then `x = -x; return x`: through the AST "
                  "to_static program (a layer in train()) the gradient with respect to x is 0 where dygraph gives -1 "
                  "per element, so input and parameter gradients, and the training steps after them, differ; `return "
-                 "-x` without rebinding x is right, and so is SOT. Provenance: found by conformance 2026-11-28 "
-                 "(paddlepaddle 3.3.1), campaign seed 0, case 2dad9d459902; "
+                 "-x` without rebinding x is right, and so is SOT. The early return may be taken, and the "
+                 "rebinding need not run: after `if c: return v1, v2`, a loop `for i in range(1): break; v2 = "
+                 "sigmoid(v2)` zeroes v2's gradient too, while v1 (not rebound) keeps its own (case ec2334d8d6dc, "
+                 "jit_save, whose mismatch also has unused_input_zero_gradient's zero gradient of an input used only "
+                 "in the condition: this record names it, the lost gradient being the larger error). Provenance: "
+                 "found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case 2dad9d459902; "
                  "cases/standalone/paddle_early_return_rebound_no_gradient.py (the corpus replays inference only)."),
         example=Failure('compare',
                         mode="grad",
