@@ -14,6 +14,12 @@ every framework does with it (``conformance transplant cases/ --write``), so a b
 :func:`test_every_ir_case_records_every_path` fails where one is missing for the installed versions. A variant
 whose record says it runs another path's code on the CPU (``PathRecord.same_code_as``: compile_reduce_overhead,
 to_static_build_strategy) keeps its expectations but is not replayed here: its base path's replay covers it.
+
+Every recorded bug, refusal and documented divergence replays in the default run, and so does every ``pass`` on a
+core path (:data:`~conformance.run.costs.CORE`, the paths the project exists for); a path outside the core whose
+expectations are all ``pass`` replays with ``-m slow`` (the whole corpus: ``pytest -m "slow or not slow"
+oracles/test_cases.py``): those transplanted passes are half the corpus's replay time, most of it compiling
+(torch.compile, the dynamo ONNX exporter, SOT).
 """
 
 import json
@@ -31,6 +37,7 @@ from conformance.paths.records import (
     select_paths,
     unavailable_reason,
 )
+from conformance.run.costs import CORE
 from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS
 from conformance.triage.corpus import CaseFileError, load_case_file, replay
@@ -49,8 +56,10 @@ def _expectations():
         except CaseFileError as e:
             yield pytest.param(file, None, e, id=f"{file.stem}-malformed")
             continue
-        for path_id in case_file.expected:
-            yield pytest.param(file, path_id, case_file, id=f"{file.stem}-{path_id}")
+        for path_id, wants in case_file.expected.items():
+            passes_off_core = path_id not in CORE and all(w.outcome == "pass" for w in wants)
+            yield pytest.param(file, path_id, case_file, id=f"{file.stem}-{path_id}",
+                               marks=pytest.mark.slow if passes_off_core else ())
 
 
 @pytest.mark.parametrize("file, path_id, case_file", list(_expectations()))

@@ -54,7 +54,8 @@ def _check(framework: str, factory: str, paths):
     return conformance.check(getattr(module, factory)(), args, kwargs, paths=paths, timeout=300)
 
 
-@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+@pytest.mark.parametrize("framework", [pytest.param(f, marks=pytest.mark.slow) if f == "tf" else f  # TF: 30 s
+                                       for f in sorted(FRAMEWORKS)])
 def test_a_model_loaded_by_file_path_and_made_by_a_factory_reaches_every_path(framework):
     """The model's class exists only inside a call of a factory, its submodule's in a module only this process has:
     every path runs (the path that reads source reads the file), none is a harness error."""

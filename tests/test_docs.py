@@ -54,6 +54,7 @@ def test_the_reference_pages_are_generated_from_the_records():
         assert all(option in cli for action in sub._actions for option in action.option_strings)
 
 
+@pytest.mark.slow  # a fresh interpreter loading every framework: 35 s (CI's mkdocs build --strict checks the links)
 def test_the_paths_page_has_an_anchor_per_built_in_path():
     # a fresh interpreter: test modules register planted paths in this one
     code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('p', sys.argv[1]); "

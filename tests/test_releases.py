@@ -108,6 +108,7 @@ def test_with_and_a_cluster_are_refused_together(capsys):
     assert "--with and --cluster cannot be combined" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # builds an environment of a 2023 release from the index: 15 s
 @needs_index
 def test_an_older_onnxruntime_gets_the_numpy_it_was_built_for(envs):
     env = environment(["onnxruntime==1.15.1"], modules=("conformance",))
@@ -139,6 +140,7 @@ def test_bisects_an_onnxruntime_finding_of_the_corpus(envs, tmp_path, capsys):
     assert "first present in 1.27.0, absent in 1.26.0" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # a pytest session in an overlay environment, in a subprocess: 50 s
 def test_the_pytest_plugin_runs_the_session_with_the_release(tmp_path, envs, wheels, monkeypatch):
     monkeypatch.setenv("UV_FIND_LINKS", str(wheels))
     monkeypatch.setenv("UV_NO_INDEX", "1")
