@@ -22,6 +22,15 @@ before the enclosing statement, from a straight-line replay of the statements on
 their types matter: in-place and training ops are replayed as plain ones, and thresholds far from any
 value); the program ends after it.
 
+Python values are values to compare too: at the top level a live Python number, bool, list or dict is returned as
+it is (the oracle judges it by kind); inside a block a Python ``int`` or ``float`` is captured as a float32 of
+shape ``[1]`` (``one * n``). What cannot be returned that way is left out, with the reason in
+:attr:`Truncation.skipped`: ``None``, a variable the paths to the cut leave with different kinds of value (a tensor
+or None, a float or a tensor), and a bool, list or dict inside a block. A variable left with tensors of several
+dtypes (one shape) is a tensor, cast to float32 where it is captured. The replay before a block also replays the
+Python-value statements over tensors and numbers (``.item()``, ``int(...)``, ``x * n``...); a tensor made from a
+list or dict inside the block is not replayed, and a cut that needs one does not type-check.
+
 The original program's own early ``return``s are dropped (the marker of their ``if`` still shows a wrong
 decision), and inputs the original uses stay used (Paddle's ``jit.save`` refuses an unused input). Every
 truncated program type-checks (:func:`~conformance.program.typecheck.check_program`).
@@ -44,10 +53,26 @@ from conformance.program.flow import (
     scope_at,
     statement_at,
 )
-from conformance.program.ir import Get, Grow, If, OpStmt, OutSeq, OutVar, ProgramError, Return, spec_leaves
+from conformance.program.ir import (
+    NONE,
+    Get,
+    Grow,
+    If,
+    OpStmt,
+    OutSeq,
+    OutVar,
+    ProgramError,
+    PyStmt,
+    Return,
+    TensorType,
+    is_number,
+    options,
+    spec_leaves,
+)
 from conformance.program.ops import OPS
 from conformance.program.ops.record import DATA_DIM_PREFIX
 from conformance.program.program import Program
+from conformance.program.pyops import PYOPS
 from conformance.program.typecheck import check_program
 
 
@@ -70,6 +95,7 @@ class Truncation:
     cut: Cut
     program: Program
     outputs: tuple[Output, ...]
+    skipped: tuple[tuple[str, str], ...] = ()  # (variable, why): live values the outputs leave out
 
 
 class _Names:
@@ -103,11 +129,34 @@ def _as_float(out: str, var: str, dtype: str, raw: bool) -> OpStmt:
     return OpStmt(out, "neg" if raw else "mul_scalar", (var,), () if raw else (("c", 1.0),))
 
 
+#: The dtype a variable left with tensors of several dtypes is returned as: cast to float32 where captured.
+MIXED = "mixed"
+
+
+def returned_type(t, inside: bool):
+    """The type a live value of type ``t`` is returned as at a cut (``inside``: a cut inside a block, where it is
+    captured), or a string: why it is left out (see the module docstring)."""
+    kinds = options(t)
+    if all(isinstance(k, TensorType) for k in kinds):
+        shapes = {k.shape for k in kinds}
+        if len(shapes) > 1:
+            return f"it is a tensor of type {t}: the paths to the cut leave it with different shapes"
+        return t if len(kinds) == 1 else TensorType(shapes.pop(), MIXED)
+    if len(kinds) > 1:
+        return f"it may hold {t}: the paths to the cut leave it with different kinds of value"
+    if t == NONE:
+        return "it holds None"
+    if inside and not is_number(t):
+        return f"a Python {t} inside a block is not captured (only tensors and Python numbers are)"
+    return t
+
+
 def _capturable(t, outer: dict) -> bool:
     """A value can be captured unless its type has a data-dependent size named after a variable of the block
     (``n_v3``: only that variable's own statement makes a tensor of that type, and it is never reassigned)."""
-    return all(not (isinstance(d, str) and d.startswith(DATA_DIM_PREFIX)) or d[len(DATA_DIM_PREFIX):] in outer
-               for d in t.shape)
+    return not isinstance(t, TensorType) or \
+        all(not (isinstance(d, str) and d.startswith(DATA_DIM_PREFIX)) or d[len(DATA_DIM_PREFIX):] in outer
+            for d in t.shape)
 
 
 def kept(loc: Location, cut: Cut) -> bool:
@@ -138,14 +187,17 @@ def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool
     raw = input_only(program)
     live = live_after(program, cut, ran)  # (a value nothing reads later cannot be what makes the finding)
     outer = scope_at(program, Cut((), cut.block[0])) if cut.block else env
+    types = {v: returned_type(env[v], bool(cut.block)) for v in env if v in live}
+    skipped = tuple((v, t) for v, t in types.items() if isinstance(t, str))
     values = [Output(name(f"cap_{v}") if cut.block else (name(f"in_{v}") if v in raw and taps else v),
-                     "input" if v in raw else "value", v) for v in env if v in live and _capturable(env[v], outer)]
+                     "input" if v in raw else "value", v) for v, t in types.items()
+              if not isinstance(t, str) and _capturable(t, outer)]
     markers = {loc: name(f"m{k}") for k, loc in enumerate(
         loc for loc, s in locations(program.body) if markers and type(s) in BLOCKS and kept(loc, cut))}
     roles = [Output(name(f"cap_m{k}") if cut.block else m,
                     "branch" if isinstance(statement_at(program.body, loc), If) else "iterations", at=loc)
              for k, (loc, m) in enumerate(markers.items())] + [Output(name("reached"), "reached")]
-    builder = _Builder(program, cut, name, env, values, markers, roles, taps, ran)
+    builder = _Builder(program, cut, name, types, values, markers, roles, taps, ran)
     result = builder.program([])
     unused: list = []
     if keep_inputs:
@@ -157,7 +209,7 @@ def truncate(program: Program, cut: Cut, *, keep_inputs: bool = True, taps: bool
         if unused:
             result = builder.program(unused)
     check_program(result)
-    return Truncation(cut, result, tuple(values + [o for o, _ in unused] + roles))
+    return Truncation(cut, result, tuple(values + [o for o, _ in unused] + roles), skipped)
 
 
 class _Builder:
@@ -245,20 +297,44 @@ class _Builder:
                OpStmt(name("half"), "add_scalar", (zero,), (("c", 0.5),)),
                OpStmt(name("one"), "add_scalar", (zero,), (("c", 1.0),))]
         outer = scope_at(self.p, Cut((), self.cut.block[0]))
-        replay, renamed = _replay(self.p, self.cut, {o.var for o in self.values if o.var not in outer}, name)
+        before = {v: returned_type(t, True) for v, t in outer.items()}
+        # a tensor of the same shape before the block serves (cast to float32); else one is replayed
+        fits = lambda v: isinstance(before.get(v), TensorType) and before[v].shape == self.env[v].shape  # noqa: E731
+        replay, renamed = _replay(self.p, self.cut, {o.var for o in self.values if not fits(o.var) and
+                                                     isinstance(self.env[o.var], TensorType)}, name)
         out += replay
         for o in self.values:
-            var = renamed.get(o.var, o.var)
-            out.append(_as_float(o.name, var, self.env[o.var].dtype, False))
+            t = self.env[o.var]
+            if not isinstance(t, TensorType):  # a Python number: captured as a float32 of shape [1]
+                out.append(OpStmt(o.name, "add_scalar", (zero,), (("c", 0.0),)))
+            elif o.var in renamed:
+                out.append(_as_float(o.name, renamed[o.var], t.dtype, False))
+            elif fits(o.var):
+                out.append(_as_float(o.name, o.var, before[o.var].dtype, False))
+            else:
+                out += self.zeros_like(o.name, t)
         out += [OpStmt(o.name, "add_scalar", (zero,), (("c", 0.0),)) for o in self.roles]
         return out
+
+    def zeros_like(self, out: str, t: TensorType) -> list:
+        """Zeros of ``t``'s shape where no statement before the block makes a tensor of it (one made from a list
+        or dict inside the block): from the [1] zero, for static shapes (else nothing: the cut does not
+        type-check)."""
+        if any(not isinstance(d, int) or d < 1 for d in t.shape):
+            return []
+        if not t.shape:
+            return [OpStmt(out, "sum", (self.one_zero,), (("dim", 0), ("keepdim", False)))]
+        ones = self.name("ones_" + out)
+        return [OpStmt(ones, "reshape", (self.one_zero,), (("shape", (1,) * len(t.shape)),)),
+                OpStmt(out, "expand", (ones,), (("sizes", tuple(t.shape)),))]
 
     def capture(self) -> list:
         """At the cut: capture everything the first time execution gets here."""
         name = self.name
         flags = {1: name("flag")}
         out = [OpStmt(flags[1], "lt", (name("arrivals"), name("half")))]
-        if any(not self.env[o.var].shape for o in self.values):  # a rank-0 value needs a rank-0 flag
+        if any(isinstance(self.env[o.var], TensorType) and not self.env[o.var].shape for o in self.values):
+            # a rank-0 value needs a rank-0 flag
             out += [OpStmt(name("arrivals0"), "sum", (name("arrivals"),), (("dim", 0), ("keepdim", False))),
                     OpStmt(name("half0"), "sum", (name("half"),), (("dim", 0), ("keepdim", False))),
                     OpStmt(name("flag0"), "lt", (name("arrivals0"), name("half0")))]
@@ -266,6 +342,11 @@ class _Builder:
         for o in self.values:
             t = self.env[o.var]
             value = o.var
+            if not isinstance(t, TensorType):  # a Python number, as a float32 of shape [1]
+                value = name("now_" + o.var)
+                out += [PyStmt(value, "scale_by", (o.var, name("one"))),
+                        OpStmt(o.name, "where", (flags[1], value, o.name))]
+                continue
             if (o.role == "input" and self.taps) or t.dtype != "float32":
                 value = name("now_" + o.var)
                 out.append(_as_float(value, o.var, t.dtype, o.role == "input" and self.taps))
@@ -279,6 +360,10 @@ class _Builder:
 
 #: What an op is replayed as where only the type of its result matters: in-place ops as plain ones.
 _PLAIN = {"add_": "add", "mul_": "mul", "clamp_": "clamp", "relu_": "relu"}
+#: The Python-value ops replayed before a block: over tensors and numbers only (a list or dict replayed without its
+#: appends would be empty, and stacking it fails).
+_REPLAYED_PY = frozenset({"item", "int_of", "bool_of", "dim_of", "numel_of", "const", "num_arith", "add_const",
+                          "num_add", "float_of", "scale_by", "acc_add"})
 
 
 def _replay(program: Program, cut: Cut, needed: set, name) -> tuple[list, dict]:
@@ -292,12 +377,13 @@ def _replay(program: Program, cut: Cut, needed: set, name) -> tuple[list, dict]:
     path = cut.block
     for depth in range(2, len(path) + 1, 2):
         stop = path[depth] if depth < len(path) else cut.index
-        chain += [s for s in block_at(program.body, path[:depth])[:stop] if isinstance(s, (Get, OpStmt, Grow))]
+        chain += [s for s in block_at(program.body, path[:depth])[:stop] if isinstance(s, (Get, OpStmt, Grow)) or
+                  (isinstance(s, PyStmt) and s.op in _REPLAYED_PY)]
     kept_stmts = []
     for s in reversed(chain):
         if s.out in needed:
             kept_stmts.append(s)
-            needed = (needed - {s.out}) | (set(s.args) if isinstance(s, OpStmt) else
+            needed = (needed - {s.out}) | (set(s.args) if isinstance(s, (OpStmt, PyStmt)) else
                                            {s.init} if isinstance(s, Grow) else set())
     renamed: dict = {}
     out = []
@@ -309,14 +395,16 @@ def _replay(program: Program, cut: Cut, needed: set, name) -> tuple[list, dict]:
             out.append(OpStmt(target, "sum", (renamed.get(s.init, s.init),), (("dim", s.dim), ("keepdim", True))))
         else:
             args = [renamed.get(a, a) for a in s.args]
-            rec = OPS[s.op]
+            rec = PYOPS[s.op] if isinstance(s, PyStmt) else OPS[s.op]
             if rec.probe:
                 zeroed = []
                 for j, a in enumerate(args):
                     zeroed.append(name(f"w{k}_zero{j}"))
                     out.append(OpStmt(zeroed[-1], "mul_scalar", (a,), (("c", 0.0),)))
                 args = zeroed
-            if rec.train_layer:
+            if isinstance(s, PyStmt):
+                out.append(replace(s, out=target, args=tuple(args)))
+            elif rec.train_layer:
                 out.append(OpStmt(target, "mul_scalar", (args[0],), (("c", 1.0),)))
             else:
                 out.append(OpStmt(target, _PLAIN.get(s.op, s.op), tuple(args), s.attrs, s.params))

@@ -33,7 +33,7 @@ from typing import Callable, Optional, Protocol
 
 from conformance.program.case import Case
 from conformance.program.flow import Cut, FollowError, describe, executed, follow, statement_at, statement_text
-from conformance.program.ir import Get, Grow, If, OpStmt, ProgramError
+from conformance.program.ir import Get, Grow, If, OpStmt, ProgramError, PyStmt
 from conformance.program.program import Program
 from conformance.program.truncate import Output, truncate
 from conformance.render.lines import method_line, output_line, statement_lines
@@ -414,7 +414,7 @@ def _classify(program, framework: str, cut: Cut, tried: tuple, finding: dict, ju
             notes.append("a grow loop: its iteration count shows only in its result's values")
     # the first diverging value: the statement's own result, else the first that fails
     first = None
-    if isinstance(s, (OpStmt, Get, Grow)):
+    if isinstance(s, (OpStmt, Get, Grow, PyStmt)):
         first = next((o for o in bad if o.var == s.out), None)
     if kind in ("branch", "iterations") and marker is not None:
         first = marker
@@ -425,9 +425,10 @@ def _classify(program, framework: str, cut: Cut, tried: tuple, finding: dict, ju
         leaf = failures[0][1]
     lines = statement_lines(program, framework)
     line, source = lines.get(loc, (None, "")) if loc is not None else method_line(program, framework)
+    notes += [f"{var} is not compared at the cut: {why}" for var, why in trunc.skipped]
+    op = isinstance(s, (OpStmt, PyStmt))
     result = Localisation("found", "", kind, list(loc) if loc else None, statement_text(s) if s else "", line, source,
-                          s.op if isinstance(s, OpStmt) else None, dict(s.attrs) if isinstance(s, OpStmt) else {},
-                          notes=notes)
+                          s.op if op else None, dict(s.attrs) if op else {}, notes=notes)
     if first is not None:
         result.value = _value_name(program, first)
     elif failures:

@@ -36,6 +36,8 @@ from conformance.program.ir import (
     OutSeq,
     OutVar,
     ProgramError,
+    PyCond,
+    PyStmt,
     Return,
     SeqSpec,
     ShapeCond,
@@ -215,17 +217,19 @@ def _rename_out(o: Out, old: str, new: str) -> Out:
 
 
 def _rename(s, old: str, new: str):
-    """A statement with every use and assignment of tensor variable ``old`` renamed to ``new``."""
+    """A statement with every use and assignment of variable ``old`` renamed to ``new``."""
     r = lambda name: new if name == old else name  # noqa: E731
     if isinstance(s, Get):
         return replace(s, out=r(s.out))
-    if isinstance(s, OpStmt):
+    if isinstance(s, (OpStmt, PyStmt)):
         return replace(s, out=r(s.out), args=tuple(map(r, s.args)))
     if isinstance(s, Return):
         return Return(_rename_out(s.value, old, new))
     if isinstance(s, (If, While)):
-        cond = replace(s.cond, var=r(s.cond.var)) if isinstance(s.cond, (TensorCond, ShapeCond)) else s.cond
+        cond = replace(s.cond, var=r(s.cond.var)) if isinstance(s.cond, (TensorCond, ShapeCond, PyCond)) else s.cond
         s = replace(s, cond=cond)
+    if isinstance(s, For) and isinstance(s.count, str):  # range(n) of a variable
+        s = replace(s, count=r(s.count))
     if isinstance(s, (If, While, For)):
         return replace(s, **{name: tuple(_rename(x, old, new) for x in getattr(s, name)) for name in _BLOCKS[type(s)]})
     return s
@@ -296,7 +300,7 @@ def move_statements(case: Case) -> Iterator[Case]:
     for loc, _ in locations:
         yield _with_body(case, _edit(body, loc, lambda s: ()))
     for loc, s in locations:
-        if isinstance(s, OpStmt):
+        if isinstance(s, (OpStmt, PyStmt)):  # (a Python value renamed to another of its type: the checker decides)
             for arg in dict.fromkeys(s.args):
                 if arg != s.out:
                     dropped = _edit(body, loc, lambda s: ())

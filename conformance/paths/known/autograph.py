@@ -226,4 +226,24 @@ RECORDS = (
                         message="No gradient defined for operation(op type: TruncateMod)",
                         ops=('fmod',)),
     ),
+    refuses_with(
+        "autograph.branch_dtype_differs",
+        reason=("AutoGraph needs a variable to keep one dtype across the branches of a tf.cond: one cast to another "
+                "dtype in one branch is refused"),
+        errors=('TypeError',),
+        message=r"has dtype \w+ in the main branch, but dtype \w+ in the else branch",
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/control_flow.md",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("AutoGraph converts an `if` on a tensor to tf.cond, whose branches must give each variable one "
+                 "dtype (and structure): `if tf.reduce_sum(v) > 0: v = tf.cast(v, tf.float64)` is refused while "
+                 "tracing ('v' has dtype float64 in the main branch, but dtype float32 in the else branch); eager "
+                 "Python runs it. Seen on the generated programs whose variable changes dtype in one branch "
+                 "(the Python-value scenes). Provenance: AutoGraph's control-flow reference, "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+                 "control_flow.md."),
+        example=Failure('convert', error_types=('TypeError',),
+                        message="in user code: TypeError: 'v0' has dtype float64 in the main branch, but dtype float32 "
+                                "in the else branch"),
+    ),
 )

@@ -886,4 +886,121 @@ RECORDS = (
                  "https://github.com/PaddlePaddle/Paddle/issues/79146."),
         example=Failure('compare', divergences=(('value', '[0]'),), constructs=('base_setitem',)),
     ),
+    known_bug(
+        "pir_ast.is_none_after_python_if",
+        reason=("After `y = None; if n > 1.5: y = tanh(x)` (n a Python int from the data), AST to_static returns a "
+                "0-d value for `x if y is None else y`"),
+        phases=('compare',),
+        divergences=('shape',),
+        versions=">=3.3",
+        constructs=('none_value',),
+        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
+               'paddle.to_static_spec_from_tensor'),
+        case="paddle-to-static-is-none-after-tensor-if.json",
+        script="paddle_to_static_is_none_after_tensor_if.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `n = int(x.abs().sum() * 2.0) % 3; y = None; if n > 1.5: y = tanh(x); out = x if y is "
+                 "None else y`: the AST transcription makes the if a pd_op.if (n is a tensor in the static graph) "
+                 "and y an UndefinedVar where the branch does not assign it; the converted model returns a 0-d "
+                 "value (the standalone script: the UndefinedVar object itself) where eager returns x or tanh(x), "
+                 "on every call. jit.save of such a program refuses it (its output no longer depends on the "
+                 "input); SOT runs it right. Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), "
+                 "campaign seed 0, case 52cdb20fed02; cases/paddle-to-static-is-none-after-tensor-if.json, "
+                 "cases/standalone/paddle_to_static_is_none_after_tensor_if.py."),
+        example=Failure('compare', divergences=(('shape', 'output'),), constructs=('none_value', 'type_differs_if')),
+    ),
+    known_bug(
+        "pir_ast.python_float_loop_carry_float64",
+        reason=("An AST to_static while loop carries a Python float that becomes a float32 tensor in the loop as a "
+                "float64 tensor"),
+        phases=('compare',),
+        divergences=('dtype',),
+        versions=">=3.3",
+        constructs=('type_change_while',),
+        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
+               'paddle.to_static_spec_from_tensor', 'paddle.jit_save', 'paddle.jit_save_methods',
+               'paddle.jit_save_function', 'paddle.inference', 'paddle.inference_no_onednn',
+               'paddle.inference_no_ir_optim'),
+        case="paddle-to-static-float-accumulator-float64.json",
+        script="paddle_to_static_float_accumulator_float64.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `acc = 0.0; while y.mean() < -0.25: acc = acc + y.mean(); y = sigmoid(y)`: in eager "
+                 "`0.0 + y.mean()` is a float32 0-d tensor; the AST transcription makes the loop variable acc a "
+                 "tensor from its Python float start, as float64, and the loop's result stays float64 (a silent "
+                 "dtype change; the values agree). jit.save and Paddle Inference inherit it; SOT runs it right. "
+                 "Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, case "
+                 "90bd43f8e2d9; cases/paddle-to-static-float-accumulator-float64.json, "
+                 "cases/standalone/paddle_to_static_float_accumulator_float64.py."),
+        example=Failure('compare', divergences=(('dtype', 'output'),), constructs=('type_change_while',)),
+    ),
+    refuses_with(
+        "pir_ast.loop_dict_new_key",
+        reason=("A dict that gains a key inside a loop AST to_static makes a while_loop changes the loop variables' "
+                "structure, which while_loop refuses"),
+        errors=('ValueError',),
+        message=r"body in while_loop should return the same arity \(length and structure\) as loop_vars",
+        constructs=('dict_value',),
+        paths=AST_PATHS,
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/static/nn/while_loop_en.html",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("`d = {'z': t}; for i in range(n): d['k' + str(9 - i)] = x` with n a Python int from the data (or "
+                 "under a while on a tensor): AST to_static makes the loop a while_loop whose loop variables must "
+                 "keep their structure, and the dict gains a key per iteration ('The two structures don't have the "
+                 "same number of elements'); eager Python runs it. (The key it shows, 'kValue(define_op_name=pd_op."
+                 "scale ...)', is the repr of the loop index tensor: str() of the converted index.) Provenance: "
+                 "found by conformance 2026-11-29 (paddlepaddle 3.3.1), to_static campaign seed 0, 150 s, cases "
+                 "533fb668bd08, fa66cf8c95a5, 13ee1ad5a589, 8ac4a9d31f69, cf1640dd1fdc; paddle.static.nn.while_loop's "
+                 "documentation."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message="In transformed code: ValueError: body in while_loop should return the same arity "
+                                "(length and structure) as loop_vars: The two structures don't have the same number "
+                                "of elements.",
+                        constructs=('dict_value', 'for_data')),
+    ),
+    known_bug(
+        "pir_ast.tensor_array_extend",
+        reason=("A list that AST to_static turns into a tensor array (appended to in a converted loop) has no "
+                "extend(), and `l += m` on it is a tensor add"),
+        phases=('convert',),
+        errors=('AttributeError', 'TypeError'),
+        message=(r"'paddle.base.libpaddle.pir.Value' object has no attribute 'extend'|"
+                 r"full\(\): argument \(position 2\) must be double, but got list"),
+        constructs=('list_value',),
+        paths=AST_PATHS,
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: a Python list appended to in a loop AST to_static converts (a for over range(n) of a "
+                 "Python int from the data, a while on a tensor) becomes a tensor array (a pir.Value), and a later "
+                 "`l.extend(m)` raises AttributeError: 'paddle.base.libpaddle.pir.Value' object has no attribute "
+                 "'extend' (append, pop, len and iteration are converted), and `l += m` is taken for a tensor add "
+                 "(TypeError: full(): argument (position 2) must be double, but got list, from fill_constant); eager "
+                 "Python runs both, SOT not checked. Provenance: found by conformance 2026-11-29 (paddlepaddle "
+                 "3.3.1), to_static campaign seed 0, 150 s, cases 63781decb4f1, b53f00e8b762, e2752fc16b3f "
+                 "(extend), 026a77a6b8c9, 78235af6c085, fb3f738c7da7 (+=)."),
+        example=Failure('convert', error_types=('AttributeError',),
+                        message="In transformed code: AttributeError: 'paddle.base.libpaddle.pir.Value' object has "
+                                "no attribute 'extend'",
+                        constructs=('list_grown_data_loop', 'list_value')),
+    ),
+    refuses_with(
+        "pir_ast.branch_dtype_differs",
+        reason=("A pd_op.if needs each output to have one dtype in both branches: a variable cast to another dtype "
+                "in one branch of an if on a tensor is refused"),
+        errors=('RuntimeError',),
+        message=r"The dtype in output\[\d+\] of true_block&false_block must be equal",
+        paths=AST_PATHS,
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/static/nn/cond_en.html",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("AST to_static makes an if on a tensor a pd_op.if (paddle.static.nn.cond), whose branches must "
+                 "return outputs of the same dtype: `if x.max() < 0.39: v = paddle.cast(v, 'float64')` is refused "
+                 "('(PreconditionNotMet) The dtype in output[0] of true_block&false_block must be equal ... f32 != "
+                 "f64'); eager Python runs it. Seen on the generated programs whose variable changes dtype in one "
+                 "branch (the Python-value scenes). Provenance: found by conformance 2026-11-29 (paddlepaddle "
+                 "3.3.1), to_static campaign seed 0, 150 s, cases c4993b48e609, 8aa64a1d9820, d68ce86d81a8; "
+                 "paddle.static.nn.cond's documentation."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="In transformed code: RuntimeError: (PreconditionNotMet) The dtype in output[0] of "
+                                "true_block&false_block must be equal. [Hint: Expected l_type.dtype() == "
+                                "r_type.dtype(), but received l_type.dtype():f32 != r_type.dtype():f64.]",
+                        constructs=('if_tensor',)),
+    ),
 )

@@ -365,4 +365,50 @@ RECORDS = (
                         error_types=('RuntimeError',),
                         message="Couldn't get TorchScript module by tracingcond must be a bool, but got"),
     ),
+    known_bug(
+        "torchscript.script_item_is_number",
+        reason=("TorchScript types Tensor.item() as `number`, so a list literal of it is a List[number] that a "
+                "List[float] cannot be extended with"),
+        phases=('convert',),
+        errors=('RuntimeError',),
+        message=r"instead found type 'List\[number\]'",
+        paths=SCRIPT_PATHS,
+        case="torch-script-list-iadd-item.json",
+        script="torch_script_list_iadd_item.py",
+        reference="https://pytorch.org/docs/stable/jit_language_reference.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: TorchScript types Tensor.item() as `number` (a Scalar): `a: List[float] = []; "
+                 "a.append(x.mean().item()); b = [x.mean().item()]; a += b` (or `a.extend(b)`) finds no schema for "
+                 "a List[float] and a List[number] ('Arguments for call are not valid'), where eager Python runs it; "
+                 "`b: List[float] = [float(x.mean())]` compiles. Provenance: found by conformance 2026-11-29 (torch "
+                 "2.13.0), campaign seed 0, case dd34bc7c4c48; cases/torch-script-list-iadd-item.json, "
+                 "cases/standalone/torch_script_list_iadd_item.py; "
+                 "https://pytorch.org/docs/stable/jit_language_reference.html."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="aten::add_.t(t[](a!) self, t[] b) -> t[]: Expected a value of type 'List[t]' for "
+                                "argument 'b' but instead found type 'List[number]'."),
+    ),
+    refuses_with(
+        "torchscript.trace_python_outputs",
+        reason=("torch.jit.trace returns only tensors and nests of them: a Python number in the outputs is refused "
+                "(by the ONNX exporter's trace too)"),
+        errors=('RuntimeError',),
+        message=(r"Only tensors, lists, tuples of tensors, or dictionary of tensors can be output from traced "
+                 r"functions|of traced region did not have observable data dependence with trace inputs"),
+        constructs=('py_output',),
+        paths=TRACE_PATHS,
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("torch.jit.trace records tensor operations and returns tensors and (nested) tuples, lists and "
+                 "dicts of tensors: a model returning a Python int, float or bool (`len(l)`, `x.mean().item()`) "
+                 "is refused ('Only tensors, lists, tuples of tensors, or dictionary of tensors can be output from "
+                 "traced functions'); the TorchScript ONNX exporter's trace refuses it as an output 'of traced "
+                 "region [that] did not have observable data dependence with trace inputs'. Seen on the generated "
+                 "programs with Python values in the outputs (construct py_output). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="Only tensors, lists, tuples of tensors, or dictionary of tensors can be output from "
+                                "traced functions",
+                        constructs=('py_output',)),
+    ),
 )
