@@ -44,13 +44,17 @@ def draw(framework: str, n: int, seed: int) -> tuple[int, list[str], Coverage]:
 
 
 def encode(seen: dict) -> dict:
-    """Per op, its ``feature=bin`` items and its pairs as indices into them (a fifth of the size of the pairs)."""
+    """Per op, its ``feature=bin`` items and per item its pairs with the items after it, as a bit mask in hex (bit
+    k of item i: its pair with item i + 1 + k; about a twelfth of the size of the pairs written out)."""
     out = {}
     for op, got in sorted(seen.items()):
         items = sorted({item for pair in got for item in pair.split("&")})
         index = {item: i for i, item in enumerate(items)}
-        out[op] = {"items": items, "pairs": " ".join(sorted(
-            f"{index[a]}.{index[b]}" for a, b in (pair.split("&") for pair in got)))}
+        masks = [0] * len(items)
+        for a, b in (pair.split("&") for pair in got):
+            i, j = sorted((index[a], index[b]))
+            masks[i] |= 1 << (j - i - 1)
+        out[op] = {"items": items, "pairs": " ".join(f"{m:x}" for m in masks)}
     return out
 
 

@@ -93,6 +93,59 @@ def test_the_campaign_stream_is_the_same_for_the_same_seed_and_steers_to_more_pa
     assert count(steered) > count(plain), (count(steered), count(plain))
 
 
+def test_a_focused_snapshot_weights_ops_by_unseen_pairs_and_the_inputs_by_the_focus_ops_pairs():
+    from conformance.program.coverage import FOCUS_DONE, FOCUS_FLOOR, Steering
+    from conformance.program.edges import EDGE_ITEMS
+
+    reach = {"conv2d_grouped": frozenset({"dtype=float32&rank=4", "attr.groups=2&rank=4", "attr.dilation=2&rank=4",
+                                          "attr.dilation=2&attr.groups=2"}),
+             "cumsum": frozenset({"rank=2&zero_size=True", "attr.dim=<0&zero_size=True"}),
+             "relu": frozenset({"dtype=float32&rank=1"})}
+    steering = Steering({"relu": reach["relu"], "cumsum": frozenset({"rank=2&zero_size=True"})}, reach)
+    assert steering.focus_weights(["conv2d_grouped", "cumsum", "relu", "never_drawn"]) == [2.0, 1.0, FOCUS_DONE, 4.0]
+    conv = steering.at("conv2d_grouped")
+    assert conv.bias("rank", [1, 2, 3, 4]) == [FOCUS_FLOOR] * 3 + [FOCUS_FLOOR + 1]  # the inputs fit the op
+    assert conv.wants(EDGE_ITEMS["edge_shapes"]) is False and conv.wants(EDGE_ITEMS["dtypes"]) is False
+    cumsum = steering.at("cumsum")
+    assert cumsum.wants(EDGE_ITEMS["edge_shapes"]) is True  # its unseen pair needs a dim of size 0
+    weights = cumsum.bias("zero_size", [False, True])
+    assert weights[1] > 10 * weights[0]
+    assert steering.bias("rank", [2, 4]) == [1.0, 4.0]  # unfocused: by the unseen pairs of every op
+
+
+def test_programs_apply_the_op_whose_pairs_are_unseen_more_often_than_its_weight_says():
+    """With every op's reachable pairs seen but one's, the steered programs apply that op, twice as often as the plain
+    ones (focus statements, its inputs fitted to it), and output its result: an op with unseen pairs is drawn until
+    they are seen, where a fault on it shows."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from conformance.program.coverage import Steering, reach
+    from conformance.program.ir import out_leaves
+    from conformance.program.strategies import CONSTRUCTS, programs
+
+    ops = ("scatter_reduce", "relu", "tanh", "neg", "abs", "sin", "cos", "exp", "sigmoid", "add", "mul")
+    table = reach(["torch"])
+    seen = {op: table[op] for op in ops if op != "scatter_reduce"}
+    counts = {}
+    for name, steering in (("plain", None), ("steered", Steering(seen, table))):
+        got = []
+
+        @settings(max_examples=30, database=None, deadline=None, derandomize=True, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(programs(ops=ops, constructs=CONSTRUCTS, frameworks=("torch",), steering=steering))
+        def draw(program):
+            made = {s.out for s in program.walk() if getattr(s, "op", None) == "scatter_reduce"}
+            got.append((sum(getattr(s, "op", None) == "scatter_reduce" for s in program.walk()),
+                        bool(made & set(out_leaves(program.output)))))
+
+        draw()
+        # programs with it, applications each, programs that output its result
+        counts[name] = [sum(bool(n) for n, _ in got) / len(got), sum(n for n, _ in got) / len(got),
+                        sum(out for _, out in got) / len(got)]
+    steered, plain = counts["steered"], counts["plain"]
+    assert steered[0] >= 0.9 and steered[1] >= 2 * plain[1] and steered[2] >= 0.75 > 2 * plain[2], counts
+
+
 def _records(tmp_path):
     from conformance.run.records import ResultRecord
 

@@ -46,14 +46,32 @@ CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "round_to", "floor_div", "trunc_
                                  "concat_empty", "reshape_empty", "matmul_empty", "matmul_empty", "int_sum")}
 
 
-def turned_on(draw, constructs) -> frozenset:
-    """The edge constructs of ``constructs`` this program uses (each in one program of :data:`SHARE`)."""
-    return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs and draw(st.integers(0, SHARE - 1)) == SHARE - 1)
+#: Per edge construct, the ``feature=bin`` items of pairwise coverage (``conformance.program.coverage``) that only
+#: programs with it on can hold.
+EDGE_ITEMS = {"dtypes": lambda item: item.startswith("dtype=") and item != "dtype=float32",
+              "edge_values": lambda item: item == "edge=True",
+              "edge_shapes": lambda item: item in ("zero_size=True", "rank=0", "rank=5")}
+
+
+def turned_on(draw, constructs, steering: Optional[Steering] = None) -> frozenset:
+    """The edge constructs of ``constructs`` this program uses (each in one program of :data:`SHARE`). With
+    ``steering`` focused on an op, a construct whose items (:data:`EDGE_ITEMS`) the op's unseen pairs hold is on in
+    two programs of three, and one whose items the op never takes (edge values: an op that takes none) in one of
+    :data:`SHARE` * 2."""
+    if steering is None:
+        return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs
+                         and draw(st.integers(0, SHARE - 1)) == SHARE - 1)
+    odds = {True: (1, 2), None: (SHARE - 1, 1), False: (2 * SHARE - 1, 1)}  # (off, on)
+    rec = OPS.get(steering.focus)
+    wants = {c: False if c == "edge_values" and rec is not None and not rec.edge_ok  # it takes no edge values
+             else steering.wants(EDGE_ITEMS[c]) for c in EDGE_CONSTRUCTS}
+    return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs and weighted(draw, (False, True), odds[wants[c]]))
 
 
 def shape(draw, on: frozenset, dynamic: bool, steering: Optional[Steering] = None) -> tuple:
     """An input shape: rank 1 to 4 with dims 1 to 5; with ``edge_shapes`` also rank 0 and 5, a dim of 0, and
-    size-1 dims. With ``steering``, the rank and the dynamic dim lean to those with attribute pairs not seen yet."""
+    size-1 dims. With ``steering``, the rank, the dynamic dim and a dim of size 0 lean to those with attribute pairs not
+    seen yet (of the focus op: ``Steering.bias``)."""
     if "edge_shapes" not in on:
         rank = draw(st.integers(1, 4)) if steering is None else steered(draw, steering, "rank", (1, 2, 3, 4))
         dims = [draw(st.integers(1, 5)) for _ in range(rank)]
@@ -62,6 +80,8 @@ def shape(draw, on: frozenset, dynamic: bool, steering: Optional[Steering] = Non
                 else steered(draw, steering, "rank", (1, 2, 3, 4, 0, 5)))
         dims = [draw(st.sampled_from([1, 2, 3, 0])) if rank == 5 else draw(st.sampled_from([2, 3, 1, 5, 0]))
                 for _ in range(rank)]
+        if steering is not None and rank and steered(draw, steering, "zero_size", (False, True)):
+            dims[draw(st.integers(0, rank - 1))] = 0
     if dynamic and dims and (draw(st.booleans()) if steering is None
                              else steered(draw, steering, "dynamic", (False, True))) and dims[0] != 0:
         dims[0] = DYNAMIC

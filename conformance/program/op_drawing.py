@@ -18,8 +18,8 @@ from typing import Callable, Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
-from conformance.program.coverage import CHOICES, Steering, features, pairs
-from conformance.program.ir import OpStmt, Param, ProgramError
+from conformance.program.coverage import CHOICES, FOCUS_EXTRA, FOCUS_OUTPUTS, FOCUS_SHARE, Steering, features, pairs
+from conformance.program.ir import OpStmt, OutDict, OutSeq, OutVar, Param, ProgramError, out_leaves
 from conformance.program.ops import MAX_ABS, OPS, OpRecord, broadcast
 from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
 
@@ -44,7 +44,7 @@ def spread(first: int, second: int, n: int) -> int:
 def weighted(draw, choices: tuple, weights) -> object:
     """One of ``choices`` drawn by ``weights`` (positive numbers; None: evenly), from two drawn 32-bit values as
     :func:`spread` scatters them; 0 and 0 give the first choice, where shrinking goes."""
-    shares = [max(1, round(w * 16)) for w in weights] if weights is not None else [1] * len(choices)
+    shares = [max(1, round(w * 1024)) for w in weights] if weights is not None else [1] * len(choices)
     unit = spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), sum(shares))
     return choices[bisect.bisect_right(list(itertools.accumulate(shares)), unit)]
 
@@ -55,6 +55,44 @@ class OpDrawing:
     frameworks: tuple = ()  # the frameworks the program is rendered for (an op's ``refuses`` applies to them)
     steering: Optional[Steering] = None  # pairwise coverage to steer by (conformance.program.coverage)
     drawn_pairs: dict  # per op, the attribute pairs this program drew (with steering)
+    focus_outs: tuple = ()  # the variables focus op statements assigned, in order (op)
+
+    def focus(self) -> Optional[Steering]:
+        """With ``steering``: focus it on one of this program's ops, drawn by their unseen pairs
+        (:meth:`~conformance.program.coverage.Steering.focus_weights`), and return it (none without steering)."""
+        if self.steering is not None:
+            names = tuple(rec.name for rec in self.ops)
+            self.steering = self.steering.at(weighted(self.draw, names, self.steering.focus_weights(names)))
+        return self.steering
+
+    def focus_statements(self, scope) -> list:
+        """With steering: up to :data:`~conformance.program.coverage.FOCUS_EXTRA` applications of the program's focus
+        op at the end of its body (most often in its output, so a converter's fault on it shows), while it fits."""
+        rec = self.by_name.get(self.steering.focus) if self.steering is not None else None
+        made: list = []
+        for _ in range(self.draw(st.integers(0, FOCUS_EXTRA)) if rec is not None else 0):
+            if not self.usable(rec, scope):
+                made += self.argument_for(rec, scope)
+            stmts = self.op(scope, [rec])
+            if stmts is None:
+                break
+            made += stmts
+        return made
+
+    def focus_output(self, output, scope):
+        """``output`` with the variables the last :data:`~conformance.program.coverage.FOCUS_OUTPUTS` focus op
+        statements assigned added (those still in ``scope``, the body's, and not outputs already): a converter's
+        fault on the focus op then reaches what is compared, not dead code."""
+        have = set(out_leaves(output))
+        extra = [v for v in dict.fromkeys(reversed(self.focus_outs)) if v in scope.env and v not in have]
+        for leaf in map(OutVar, extra[:FOCUS_OUTPUTS]):
+            if isinstance(output, OutSeq):
+                output = OutSeq(output.kind, output.items + (leaf,))
+            elif isinstance(output, OutDict):
+                output = OutDict(output.items + ((f"out{len(output.items)}", leaf),))
+            else:
+                output = OutSeq("tuple", (output, leaf))
+        return output
 
     def candidates(self, rec: OpRecord, scope, limit: int = 64) -> list[tuple[str, ...]]:
         """Argument tuples ``rec`` accepts here (types and value ranges), most recent variables first."""
@@ -118,13 +156,21 @@ class OpDrawing:
                 and next(self.iter_candidates(rec, scope), None) is not None)
 
     def pick(self, scope) -> tuple[list, OpRecord]:
-        """An op that fits here, drawn by the ops' weights, and the statements made first to fit it: up to
-        :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it first (a
-        comparison, a cast, an argmax: such arguments are rare otherwise, and so are the ops that take them);
-        then the next op that fits after the last one drawn (checking every op at every statement would make
+        """An op that fits here, and the statements made first to fit it: with steering, now and then the program's
+        focus op (:data:`~conformance.program.coverage.FOCUS_SHARE`, where it fits); else drawn by the ops' weights,
+        up to :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it
+        first (a comparison, a cast, an argmax: such arguments are rare otherwise, and so are the ops that take
+        them); then the next op that fits after the last one drawn (checking every op at every statement would make
         drawing slow with many ops)."""
         d = self.draw
         made: list = []  # kept even where the op still does not fit: the scope has their variables now
+        focus = self.by_name.get(self.steering.focus) if self.steering is not None else None
+        if focus is not None and weighted(d, (False, True), FOCUS_SHARE):  # the program's focus op, where it fits
+            if self.usable(focus, scope):
+                return made, focus
+            made = self.argument_for(focus, scope)
+            if made and self.usable(focus, scope):
+                return made, focus
         for attempt in range(DRAWS):
             unit = spread(d(st.integers(0, 2**32 - 1)), d(st.integers(0, 2**32 - 1)), self.cumulative[-1])
             i = bisect.bisect_right(self.cumulative, unit)
@@ -226,7 +272,7 @@ class OpDrawing:
                 scope.reassigned.add(target)
             scope.env[target] = self.variable(out_t, iv, edge)
             self.recent.append(target)
-            return first + [dataclasses.replace(stmt, out=target)]
+            return first + [self.note_focus(rec, dataclasses.replace(stmt, out=target))]
         if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
             name = self.fresh()
             scope.local.add(name)
@@ -237,4 +283,10 @@ class OpDrawing:
             made = self.assign(scope, stmt, out_t, iv, edge)
         if rec.view:
             self.aliased.update((made.out, args[0]))
-        return first + [made]
+        return first + [self.note_focus(rec, made)]
+
+    def note_focus(self, rec: OpRecord, stmt: OpStmt) -> OpStmt:
+        """``stmt``, an application of ``rec``; its variable noted where ``rec`` is the program's focus op."""
+        if self.steering is not None and rec.name == self.steering.focus:
+            self.focus_outs += (stmt.out,)
+        return stmt

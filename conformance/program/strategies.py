@@ -415,8 +415,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names,
              steering=steering)
     seed = draw(st.integers(0, 2**31 - 1))
-    g.edges = turned_on(draw, constructs)
-    g.dtype = program_dtype(draw, g.edges, steering)
+    g.edges = turned_on(draw, constructs, g.focus())  # with steering: the program's focus op (op_drawing)
+    g.dtype = program_dtype(draw, g.edges, g.steering)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     g.frameworks = frameworks
     base = g.shape(None)
@@ -437,7 +437,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     for _ in range(draw(st.integers(1, max_statements))):
         envs.append((len(body), {n: v.type for n, v in scope.env.items()}))
         body.extend(g.statement(scope))
-    output = g.output(scope)
+    body.extend(g.focus_statements(scope))  # with steering: applications of the focus op, where it fits
+    output = g.focus_output(g.output(scope), scope)  # with steering: the focus op's last results among the outputs
     if "early_return" in constructs and draw(st.booleans()):
         at, env = draw(st.sampled_from(envs))
         mapping = {}
