@@ -227,11 +227,10 @@ class Steering:
 
     def unseen_share(self, op: str) -> float:
         """The share of ``op``'s reachable pairs not seen yet (1 for an op never seen)."""
-        seen = self.seen.get(op, frozenset())
         reach = self.reach.get(op)
         if not reach:
-            return 0.0 if seen else 1.0
-        return len(reach - seen) / len(reach)
+            return 0.0 if self.seen.get(op) else 1.0
+        return self.unseen(op) / len(reach)
 
     def weight(self, op: str, base: float) -> float:
         """``base`` (the record's weight), raised for an op with unseen pairs (see :data:`BOOST`)."""
