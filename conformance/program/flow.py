@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from conformance.program.ir import (
-    INT,
     Break,
     Continue,
     For,
@@ -33,7 +32,7 @@ from conformance.program.ir import (
 from conformance.program.ops import OPS
 from conformance.program.program import Program
 from conformance.program.pyops import PYOPS
-from conformance.program.typecheck import TypeChecker
+from conformance.program.typecheck import TypeChecker, loop_var_type
 
 #: The blocks of each compound statement, in the order they are rendered.
 BLOCKS = {If: ("then", "orelse"), While: ("body",), For: ("body",)}
@@ -155,7 +154,7 @@ def scope_at(program: Program, cut: Cut) -> dict:
             loops += ("while",)
         elif isinstance(compound, For):
             loops += (compound.var,)
-            env[compound.var] = INT  # the loop's index, a Python int
+            env[compound.var] = loop_var_type(compound, env)  # the index (a Python int) or a row
         stmts, path = getattr(compound, name), path[2:]
 
 
@@ -198,7 +197,8 @@ def probe_locations(program: Program) -> dict:
 
 
 def counted(program: Program, s) -> bool:
-    """Whether ``s`` is a ``for`` over ``range(n)`` of a variable ``n`` (a trip count computed in ``forward``)."""
+    """Whether ``s`` is a ``for`` over ``range(n)`` of a variable ``n`` or over a tensor's rows (a trip count
+    computed in ``forward``)."""
     return isinstance(s, For) and isinstance(s.count, str) and s.count not in {k.name for k in program.kwargs}
 
 
@@ -321,7 +321,7 @@ def statement_text(s) -> str:
     if isinstance(s, While):
         return f"while {s.counter} < {s.max_iter} and {_cond_text(s.cond)}"
     if isinstance(s, For):
-        return f"for {s.var} in range({s.count})"
+        return f"for {s.var} in {s.count}" if s.rows else f"for {s.var} in range({s.count})"
     if isinstance(s, Grow):
         loop = f"range({s.count})" if s.cond is None else f"{s.count} while {_cond_text(s.cond)}"
         return f"{s.out} = grow({s.init}, {s.piece}, dim={s.dim}, {s.reduce}) over {loop}"

@@ -313,11 +313,13 @@ class While:
 @dataclass(frozen=True)
 class For:
     """``for var in range(count)``; ``count`` is an int, the name of an int kwarg, or the name of a variable
-    holding a Python int (a trip count that depends on the data where that int came from a tensor)."""
+    holding a Python int (a trip count that depends on the data where that int came from a tensor). With ``rows``,
+    ``for var in count``: ``count`` names a tensor of rank >= 1 and ``var`` holds each of its rows in turn."""
 
     var: str
     count: Union[int, str]
     body: tuple["Stmt", ...]
+    rows: bool = False
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ class Program:
             elif isinstance(s, While):
                 found.add("while_tensor")
             elif isinstance(s, For):
-                found.add("for_const" if isinstance(s.count, int) else
+                found.add("for_rows" if s.rows else "for_const" if isinstance(s.count, int) else
                           "for_kwarg" if s.count in {k.name for k in self.kwargs} else "for_data")
             elif isinstance(s, Break):
                 found.add("break")
@@ -346,7 +346,8 @@ def _stmt_to(s: Stmt) -> dict:
         return {"kind": "while", "cond": _cond_to(s.cond), "max_iter": s.max_iter, "counter": s.counter,
                 "body": [_stmt_to(x) for x in s.body]}
     if isinstance(s, For):
-        return {"kind": "for", "var": s.var, "count": s.count, "body": [_stmt_to(x) for x in s.body]}
+        return {"kind": "for", "var": s.var, "count": s.count, "body": [_stmt_to(x) for x in s.body],
+                **({"rows": True} if s.rows else {})}
     if isinstance(s, Break):
         return {"kind": "break"}
     if isinstance(s, Continue):
@@ -380,7 +381,7 @@ def _stmt_from(d: dict) -> Stmt:
             raise ProgramError("a while condition must be a tensor condition")
         return While(cond, int(d["max_iter"]), d["counter"], tuple(_stmt_from(x) for x in d["body"]))
     if kind == "for":
-        return For(d["var"], d["count"], tuple(_stmt_from(x) for x in d["body"]))
+        return For(d["var"], d["count"], tuple(_stmt_from(x) for x in d["body"]), bool(d.get("rows", False)))
     if kind == "break":
         return Break()
     if kind == "continue":

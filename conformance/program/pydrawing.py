@@ -13,7 +13,14 @@ loop body, the top level), its loops and branches hold blocks the generator draw
   (a float that becomes a tensor; the loop's own variable changing dtype), or a Python int counter it carries;
 * ``list_loop`` / ``dict_loop``: a list or dict built in a loop (a static ``range``, a ``range(n)`` of an int from
   a tensor, a ``while`` on a tensor) by ``append``, ``pop``, ``l[i] =``, ``extend``, ``+=``, key assignment, then
-  stacked and reduced, summed by iteration, measured by ``len``, or returned as it is.
+  stacked and reduced, summed by iteration, measured by ``len``, or returned as it is; or a list of a length known
+  before its loop, ``l = [v] * n`` written at ``l[i]`` for each ``i in range(n)`` (a fixed-size ``tf.TensorArray``
+  in TensorFlow), then stacked;
+* ``rows``: ``for r in x`` over a tensor's rows, a drawn body that reads ``r``, a list appended to in each
+  iteration (stacked after) and now and then a Python int counting the rows.
+
+Lists of tensors are marked ``array`` in a share of the scenes: Paddle renders those as its tensor arrays
+(:func:`~conformance.program.pyops.arrays`).
 
 Every value stays bounded (interval arithmetic, like the ops'), so programs are valid by construction.
 """
@@ -47,7 +54,7 @@ from conformance.program.ops.record import may_be_empty
 from conformance.program.scope import Variable, join
 
 #: The scenes, the simplest first (where shrinking goes); loops twice (they are what converters get wrong most).
-SCENES = ("number", "branch_type", "loop_type", "list_loop", "dict_loop", "loop_type", "list_loop")
+SCENES = ("number", "branch_type", "loop_type", "list_loop", "dict_loop", "rows", "loop_type", "list_loop")
 #: How a number is used after it is made.
 NUMBER_USES = ("op", "range", "if", "keep")
 
@@ -255,7 +262,7 @@ class PyValueDrawing:
         tensor) around ``body_of(inner scope, loop variable or None, source)``; ``source`` is a tensor in [-1, 1]
         the body may read (the ``while``'s own variable). Returns the statements before and the loop."""
         d = self.draw
-        kind = self._choose(["for_data", "while", "for_const"])
+        kind = self._choose(["for_data", "while", "for_const", "while"])
         x = self._pick(scope)
         src = self.fresh()
         pre = [self._bounded(x, src)]
@@ -275,10 +282,16 @@ class PyValueDrawing:
         inner.env[src] = Variable(scope.env[x].type, (-1.0, 1.0))
         return pre + [For(var, count, tuple(block + body_of(inner, var, src)))]
 
+    def _array(self) -> tuple:
+        """The attribute that makes a list of tensors Paddle's tensor array, in half of the lists."""
+        return (("array", True),) if self.draw(st.booleans()) else ()
+
     def _scene_list_loop(self, scope) -> list:
         d = self.draw
         x = self._pick(scope)
         t = scope.env[x].type
+        if self._choose(["grow", "grow", "grow", "fill"]) == "fill":
+            return self._fill_loop(scope, x, t)
         lst, first = self.fresh(), self.fresh()
         numbers = d(st.integers(0, 3)) == 0  # a list of Python floats now and then
         if numbers:
@@ -290,8 +303,8 @@ class PyValueDrawing:
         if d(st.booleans()):
             pre.append(PyStmt(lst, "list_of", (first,)))
         else:
-            pre += [PyStmt(lst, "list_new", (), (("of", "float" if numbers else "tensor"),)),
-                    PyStmt(lst, "append", (lst, first))]
+            pre += [PyStmt(lst, "list_new", (), (() if numbers else self._array()) +
+                           (("of", "float" if numbers else "tensor"),)), PyStmt(lst, "append", (lst, first))]
         change = self._choose(["append", "pop", "setitem", "extend", "iadd"])
 
         def body_of(inner, var, src):
@@ -324,6 +337,64 @@ class PyValueDrawing:
             else:
                 self._tensor(scope, y, t, (-32.0, 32.0))
         self._keep(scope, lst, ListType(item))
+        return out
+
+    def _fill_loop(self, scope, x: str, t: TensorType) -> list:
+        """``n`` (a size of ``x``, or a constant); ``l = [v] * n``; ``for i in range(n): <block>; l[i] = tanh(.) * i``,
+        now and then read back (``acc = acc + l[i].mean()``); then stacked and reduced."""
+        d = self.draw
+        lst, first, n, acc, y = (self.fresh() for _ in range(5))
+        if t.rank and d(st.booleans()):
+            dim = d(st.integers(0, t.rank - 1))
+            count, most = PyStmt(n, "dim_of", (x,), (("c", 0), ("dim", dim), ("k", 1))), _size(t.shape[dim])[1]
+        else:
+            most = d(st.integers(1, 3))
+            count = PyStmt(n, "const", (), (("value", most),))
+        read = d(st.booleans())
+        out = [self._bounded(x, first), count, PyStmt(lst, "list_fill", (first, n), self._array())]
+        out += [PyStmt(acc, "const", (), (("value", 0.0),))] if read else []
+        var = self._loop_var()
+        inner, block = self._body(scope, ("for", var))
+        src = d(st.sampled_from(sorted(v for v in inner.env if inner.env[v].type == t and not inner.env[v].edge)))
+        p, q, g = self.fresh(), self.fresh(), self.fresh()
+        body = block + [OpStmt(q, "tanh", (src,)), PyStmt(p, "scale_by", (var, q)),
+                        PyStmt(lst, "setitem_at", (lst, var, p))]
+        if read:
+            body += [PyStmt(g, "getitem_at", (lst, var)), PyStmt(acc, "acc_add", (acc, g))]
+            self._keep(scope, acc, union(FLOAT, TensorType((), t.dtype)))
+        out += [For(var, n, tuple(body)),
+                PyStmt(y, "stack_reduce", (lst,), (("reduce", d(st.sampled_from(["mean", "sum"]))),))]
+        self._keep(scope, n, INT)
+        self._tensor(scope, y, t, (-float(most * most), float(most * most)))
+        return out
+
+    def _scene_rows(self, scope) -> list:
+        """``for r in x``: a drawn body that reads the row ``r``, appends ``tanh`` of a row-shaped value to a list
+        (stacked and reduced after the loop) and, now and then, counts the rows in a Python int."""
+        d = self.draw
+        x = self._pick(scope, 1)
+        t = scope.env[x].type
+        if t.rank < 1:
+            return self._scene_number(scope)
+        self.loop_counter += 1
+        r, row = f"r{self.loop_counter - 1}", TensorType(t.shape[1:], t.dtype)
+        lst, n, p, y = (self.fresh() for _ in range(4))
+        count = d(st.booleans())
+        out = [PyStmt(lst, "list_new", (), self._array() + (("of", "tensor"),))]
+        out += [PyStmt(n, "const", (), (("value", 0),))] if count else []
+        inner = scope.child(limits={}, loop=("for", r))
+        inner.env[r] = Variable(row, scope.env[x].iv)
+        block = self.block(inner, 0, 2)
+        src = d(st.sampled_from([r] + sorted(v for v in inner.local if inner.env[v].type == row)))
+        body = block + [OpStmt(p, "tanh", (src,)), PyStmt(lst, "append", (lst, p))]
+        body += [PyStmt(n, "add_const", (n,), (("c", 1),))] if count else []
+        out += [For(r, x, tuple(body), rows=True),
+                PyStmt(y, "stack_reduce", (lst,), (("reduce", d(st.sampled_from(["mean", "sum"]))),))]
+        size = float(_size(t.shape[0])[1])
+        self._tensor(scope, y, row, (-size, size))
+        if count:
+            self._keep(scope, n, INT)
+        self._keep(scope, lst, ListType(row))
         return out
 
     def _scene_dict_loop(self, scope) -> list:

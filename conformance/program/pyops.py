@@ -12,9 +12,14 @@ framework, written the way users write it. Four groups:
   iteration, ``len``, stacked and reduced.
 
 TensorFlow has no Python value inside a traced function: a number from a tensor stays a 0-d tensor there
-(``tf.reduce_mean(x)``, ``tf.cast(..., tf.int32)``), as AutoGraph users write it, and a list of tensors appended
-to under a loop whose trip count depends on the data is a ``tf.TensorArray(..., dynamic_size=True)``
-(:func:`tensor_arrays`; AutoGraph cannot carry a Python list through a ``tf.while_loop``).
+(``tf.reduce_mean(x)``, ``tf.cast(..., tf.int32)``), as AutoGraph users write it. Lists of tensors are rendered as
+each framework's own tensor array where its users write one (:func:`arrays`): in TensorFlow, a list appended to
+under a loop whose trip count depends on the data is a ``tf.TensorArray(..., dynamic_size=True)``
+(:func:`tensor_arrays`; AutoGraph cannot carry a Python list through a ``tf.while_loop``), and a list of a length
+known before its loop (``l = [x] * n``, then ``l[i] = ...`` for ``i in range(n)``) a ``tf.TensorArray(..., size=n)``
+written with ``.write(i, v)`` and read with ``.read(i)`` (:func:`fixed_arrays`); in Paddle, a list the generator
+marks ``array`` is ``paddle.tensor.create_array`` written with ``array_write``, read with ``array_read`` and
+measured with ``array_length``, in eager and under ``to_static`` alike.
 """
 
 from __future__ import annotations
@@ -28,8 +33,11 @@ from conformance.program.ir import (
     FLOAT,
     INT,
     NONE,
+    Break,
+    Continue,
     DictType,
     For,
+    If,
     ListType,
     ProgramError,
     PyStmt,
@@ -56,7 +64,8 @@ class PyOp:
     and ``fields``); ``inplace``: it changes its first argument, a list or dict, and names it as ``out``;
     ``mutates``: it changes its first argument and assigns another variable (``pop``); ``probe``: the result jumps at
     a threshold (``int``: a cast to int; ``cmp``: a comparison), and ``probe_args`` are the operands the branch-flip
-    guard watches; ``tensor_array``: TensorFlow's emitter where the list is a ``tf.TensorArray``."""
+    guard watches; ``array``: per framework, the emitter where the list is that framework's tensor array
+    (:func:`arrays`)."""
 
     name: str
     arity: int
@@ -67,7 +76,7 @@ class PyOp:
     mutates: bool = False
     probe: str = ""
     probe_args: Mapping[str, str] = field(default_factory=dict)
-    tensor_array: str = ""
+    array: Mapping[str, str] = field(default_factory=dict)
     fields: Callable[[list, dict, str], dict] = lambda ts, a, fw: {}
 
 
@@ -220,7 +229,8 @@ _op("numel_of", 1, "n = x.numel(): the element count (Paddle: int(x.numel()); Te
     lambda ts, a: (need(isinstance(ts[0], TensorType), f"numel of a tensor, got {ts[0]}"), INT)[1],
     {"torch": "{out} = {0}.numel()", "paddle": "{out} = int({0}.numel())", "tf": "{out} = tf.size({0})"})
 _op("len_of", 1, "n = len(v): of a tensor (its first dim), a list or a dict", _len_type,
-    _same("{out} = {size}"), tensor_array="{out} = {0}.size()", fields=_tf_size)
+    _same("{out} = {size}"), array={"tf": "{out} = {0}.size()", "paddle": "{out} = paddle.tensor.array_length({0})"},
+    fields=_tf_size)
 
 # ---------------------------------------------------------------- numbers, and numbers into tensors
 
@@ -252,22 +262,47 @@ _op("or_else", 2, "y = x if v is None else v: an optional tensor read where one 
 
 _op("list_new", 0, "l = []: an empty list (annotated in torch: List[int] etc., as TorchScript needs)", _new(ListType),
     {"torch": "{out}: List[{annotation}] = []", "paddle": "{out} = []", "tf": "{out} = []"},
-    tensor_array="{out} = tf.TensorArray({ta_dtype}, size=0, dynamic_size=True)", fields=_of)
+    array={"tf": "{out} = tf.TensorArray({ta_dtype}, size=0, dynamic_size=True)",
+           "paddle": "{out} = paddle.tensor.create_array({float})"}, fields=_of)
 _op("list_of", 1, "l = [v]: a list of one item", lambda ts, a: ListType(ts[0]), _same("{out} = [{0}]"))
 _op("append", 2, "l.append(v)", lambda ts, a: _item_fits(ts[0], ts[1], ListType, "append"),
-    _same("{0}.append({1})"), inplace=True, tensor_array="{0} = {0}.write({0}.size(), {1})")
+    _same("{0}.append({1})"), inplace=True,
+    array={"tf": "{0} = {0}.write({0}.size(), {1})",
+           "paddle": "{0} = paddle.tensor.array_write({1}, paddle.full([1], paddle.tensor.array_length({0}), "
+                     "'int64'), {0})"})
 _op("pop", 1, "v = l.pop(): the last item, removed", lambda ts, a: _list_item(ts[0], "pop"), _same("{out} = {0}.pop()"),
     mutates=True)
 _op("setitem", 2, "l[i] = v", lambda ts, a: _item_fits(ts[0], ts[1], ListType, "l[i] = v"),
     _same("{0}[{index}] = {1}"), inplace=True)
 _op("getitem", 1, "v = l[i]", lambda ts, a: _list_item(ts[0], "l[i]"), _same("{out} = {0}[{index}]"))
+_op("list_fill", 2, "l = [v] * n: a list of n items made before a loop writes each (TensorFlow: a TensorArray of "
+    "size n; Paddle: create_array)",
+    lambda ts, a: (need(ts[1] == INT, f"[v] * n needs an int n, got {ts[1]}"),
+                   need(isinstance(ts[0], TensorType) and ts[0].dtype == "float32",
+                        f"a list made to be written at each index holds float32 tensors, got {ts[0]}"),
+                   ListType(ts[0]))[2],
+    _same("{out} = [{0}] * {1}"),
+    array={"tf": "{out} = tf.TensorArray({float}, size={1}, clear_after_read=False)",
+           "paddle": "{out} = paddle.tensor.create_array({float})"})
+_op("setitem_at", 3, "l[i] = v: a write at an index from an int variable (a loop's index)",
+    lambda ts, a: (need(ts[1] == INT, f"l[i] = v needs an int i, got {ts[1]}"),
+                   _item_fits(ts[0], ts[2], ListType, "l[i] = v"))[1],
+    _same("{0}[{1}] = {2}"), inplace=True,
+    array={"tf": "{0} = {0}.write({1}, {2})",
+           "paddle": "{0} = paddle.tensor.array_write({2}, paddle.full([1], {1}, 'int64'), {0})"})
+_op("getitem_at", 2, "v = l[i]: a read at an index from an int variable",
+    lambda ts, a: (need(ts[1] == INT, f"l[i] needs an int i, got {ts[1]}"), _list_item(ts[0], "l[i]"))[1],
+    _same("{out} = {0}[{1}]"),
+    array={"tf": "{out} = {0}.read({1})",
+           "paddle": "{out} = paddle.tensor.array_read({0}, paddle.full([1], {1}, 'int64'))"})
 _op("extend", 2, "l.extend(m)", lambda ts, a: union(ts[0], _list_of(ts[1])), _same("{0}.extend({1})"), inplace=True)
 _op("iadd", 2, "l += m", lambda ts, a: union(ts[0], _list_of(ts[1])), _same("{0} += {1}"), inplace=True)
 _op("stack_reduce", 1, "y = stack(l).mean(0): a list of tensors stacked and reduced",
     lambda ts, a: _tensor_list(ts[0], "stack"),
     {"torch": "{out} = torch.stack({0}).{reduce}(0)", "paddle": "{out} = paddle.stack({0}).{reduce}(0)",
      "tf": "{out} = {tf_reduce}(tf.stack({0}), 0)"},
-    tensor_array="{out} = {tf_reduce}({0}.stack(), 0)", fields=lambda ts, a, fw: {"tf_reduce": _REDUCE_TF[a["reduce"]]})
+    array={"tf": "{out} = {tf_reduce}({0}.stack(), 0)"},
+    fields=lambda ts, a, fw: {"tf_reduce": _REDUCE_TF[a["reduce"]]})
 _op("list_sum", 2, "s = v; for e in l: s = s + e: iteration over a list", _fold,
     _same("{out}_s = {1}\nfor {out}_e in {0}:\n    {out}_s = {out}_s + {out}_e\n{out} = {out}_s"))
 _op("dict_new", 0, "d = {}: an empty dict (annotated in torch)", _new(DictType),
@@ -314,24 +349,101 @@ def changed(s: PyStmt) -> str:
 
 def data_dependent_loops(program) -> list:
     """The loops whose trip count depends on the data: ``while`` on a tensor, ``for`` over a Python int variable
-    (``range(n)``, ``n`` computed in ``forward``)."""
+    (``range(n)``, ``n`` computed in ``forward``) or over a tensor's rows."""
     kwargs = {k.name for k in program.kwargs}
     return [s for s in program.walk() if isinstance(s, While)
             or (isinstance(s, For) and isinstance(s.count, str) and s.count not in kwargs)]
 
 
-def tensor_arrays(program) -> set:
-    """The lists TensorFlow renders as ``tf.TensorArray(..., dynamic_size=True)``: lists of tensors made empty, only
-    appended to, stacked and measured, and appended to in a loop whose trip count depends on the data."""
+def _uses(program) -> dict:
+    """Per variable, the ``(op, argument position)`` of each Python-value statement naming it (0: its result)."""
     uses: dict = {}
     for s in program.walk():
         if isinstance(s, PyStmt):
             for i, name in enumerate((s.out,) + s.args):
                 uses.setdefault(name, set()).add((s.op, i))
+    return uses
+
+
+def _returned(program) -> set:
+    return set(out_leaves(program.output)).union(*(out_leaves(s.value) for s in program.walk()
+                                                   if isinstance(s, Return)))
+
+
+def _escapes(stmts) -> bool:
+    """Whether a ``break`` or ``continue`` of this loop body (not of a loop nested in it) is in ``stmts``."""
+    for s in stmts:
+        if isinstance(s, (Break, Continue)) or (isinstance(s, If) and (_escapes(s.then) or _escapes(s.orelse))):
+            return True
+    return False
+
+
+def _filled(program) -> tuple[set, set]:
+    """The lists made by ``l = [v] * n`` that a later ``for i in range(n)`` of their block writes at ``l[i]`` in
+    every iteration (at its top level, with no ``break`` or ``continue``), and the ids of the reads ``l[i]`` that
+    come after that write at the loop's top level."""
+    filled, reads = set(), set()
+
+    def block(stmts):
+        made = {}
+        for s in stmts:
+            if isinstance(s, PyStmt) and s.op == "list_fill":
+                made[s.out] = s.args[1]
+            elif isinstance(s, For) and not s.rows and not _escapes(s.body):
+                for name in (name for name, n in made.items() if n == s.count):
+                    at = [t.args[:2] == (name, s.var) and t.op == "setitem_at" for t in s.body
+                          if isinstance(t, PyStmt)]
+                    if any(at):
+                        filled.add(name)
+                        later = [t for t in s.body if isinstance(t, PyStmt)][at.index(True) + 1:]
+                        reads.update(id(t) for t in later if t.op == "getitem_at" and t.args == (name, s.var))
+            for name in BLOCKS_OF.get(type(s), ()):
+                block(getattr(s, name))
+
+    block(program.body)
+    return filled, reads
+
+
+#: The blocks of each compound statement.
+BLOCKS_OF = {If: ("then", "orelse"), While: ("body",), For: ("body",)}
+
+
+def fixed_arrays(program) -> set:
+    """The lists of a length known before their loop, which TensorFlow renders as ``tf.TensorArray(..., size=n)``:
+    made once by ``l = [v] * n``, then written at each index of a ``for i in range(n)`` (``l[i] = v``), read only
+    at that index after the write, stacked and measured, and stacked in the end."""
+    uses, (filled, reads) = _uses(program), _filled(program)
+    allowed = {("list_fill", 0), ("setitem_at", 0), ("setitem_at", 1), ("getitem_at", 1), ("stack_reduce", 1),
+               ("len_of", 1)}
+    fills = [s.out for s in program.walk() if isinstance(s, PyStmt) and s.op == "list_fill"]
+    read_ok = {s.args[0]: True for s in program.walk() if isinstance(s, PyStmt) and s.op == "getitem_at"}
+    for s in program.walk():
+        if isinstance(s, PyStmt) and s.op == "getitem_at":
+            read_ok[s.args[0]] = read_ok[s.args[0]] and id(s) in reads
+    return {name for name in filled - _returned(program) if fills.count(name) == 1 and read_ok.get(name, True)
+            and uses[name] <= allowed and ("stack_reduce", 1) in uses[name]}
+
+
+def arrays(program, framework: str) -> set:
+    """The lists ``framework`` renders as its own tensor array: TensorFlow's :func:`tensor_arrays` and
+    :func:`fixed_arrays` (AutoGraph needs a ``tf.TensorArray`` where a loop becomes a ``tf.while_loop``); in Paddle,
+    those of them made by a statement marked ``array`` (the generator marks a share of its lists; Paddle converts a
+    Python list itself too)."""
+    if framework == "tf":
+        return tensor_arrays(program) | fixed_arrays(program)
+    if framework == "paddle":
+        marked = {s.out for s in program.walk() if isinstance(s, PyStmt) and s.attr.get("array")}
+        return (tensor_arrays(program) | fixed_arrays(program)) & marked
+    return set()
+
+
+def tensor_arrays(program) -> set:
+    """The lists TensorFlow renders as ``tf.TensorArray(..., dynamic_size=True)``: lists of tensors made empty, only
+    appended to, stacked and measured, and appended to in a loop whose trip count depends on the data."""
+    uses = _uses(program)
     grown = {s.args[0] for loop in data_dependent_loops(program) for s in walk(loop.body)
              if isinstance(s, PyStmt) and s.op == "append"}
     allowed = {("list_new", 0), ("append", 0), ("append", 1), ("stack_reduce", 1), ("len_of", 1)}
     made = {s.out for s in program.walk() if isinstance(s, PyStmt) and s.op == "list_new" and s.attr["of"] == "tensor"}
-    returned = set(out_leaves(program.output)).union(*(out_leaves(s.value) for s in program.walk()
-                                                       if isinstance(s, Return)))
-    return {name for name in (grown & made) - returned if uses[name] <= allowed and ("stack_reduce", 1) in uses[name]}
+    return {name for name in (grown & made) - _returned(program)
+            if uses[name] <= allowed and ("stack_reduce", 1) in uses[name]}

@@ -257,9 +257,15 @@ class TypeChecker:
         elif isinstance(s, Grow):
             self.grow(s, env, where)
         elif isinstance(s, For):
-            self.count(s.count, where, env)
+            if s.rows:
+                over = self.tensors(env, s.count, where, "for ... in")
+                need(len(over) == 1 and over[0].rank >= 1,
+                     f"{where}: a for over rows needs a tensor of one type and rank >= 1; {s.count!r} holds "
+                     f"{env[s.count]}")
+            else:
+                self.count(s.count, where, env)
             _ident(s.var, f"{where}: loop variable")
-            self.loop(s.body, env, loops + (s.var,), f"{where}.body", {s.var: INT_TYPE}, None)
+            self.loop(s.body, env, loops + (s.var,), f"{where}.body", {s.var: loop_var_type(s, env)}, None)
         elif isinstance(s, (Break, Continue)):
             if not loops:
                 raise ProgramError(f"{where}: {type(s).__name__.lower()} outside a loop")
@@ -386,6 +392,8 @@ class TypeChecker:
                     raise ProgramError(f"{where}: a truth test needs a Python bool; {c.var!r} holds {t}")
             elif c.cmp not in _CMPS or not is_number(t) or not _kwarg_value_ok("float", c.value):
                 raise ProgramError(f"{where}: bad condition {c} on {c.var!r} ({t})")
+            else:
+                self.arg_types[id(c)] = [t]  # a renderer spells the threshold for an int or a float
         elif isinstance(c, ShapeCond):
             if c.var not in env or not isinstance(env[c.var], TensorType) or not 0 <= c.dim < env[c.var].rank \
                     or c.cmp not in _CMPS \
@@ -432,13 +440,22 @@ def env_for_return(checker: TypeChecker, target: Return) -> dict:
                 if visit(s.then, dict(env), loops) or visit(s.orelse, dict(env), loops):
                     return True
             elif isinstance(s, (While, For)):
-                inner = {**env, s.var: INT_TYPE} if isinstance(s, For) else dict(env)
+                inner = {**env, s.var: loop_var_type(s, env)} if isinstance(s, For) else dict(env)
                 if visit(s.body, inner, loops + ((s.var,) if isinstance(s, For) else ())):
                     return True
+                checker.stmt(s, env, loops, "return-scan")  # the loop's iterations join what they leave
         return False
 
     visit(checker.p.body, {}, ())
     return found
+
+
+def loop_var_type(s: For, env: dict):
+    """The type of a ``for`` loop's variable: a row of the tensor it iterates over, or the index (a Python int)."""
+    if s.rows:
+        t = env[s.count]
+        return TensorType(t.shape[1:], t.dtype)
+    return INT_TYPE
 
 
 def check_kwarg_value(program: Program, name: str, value) -> None:
@@ -460,8 +477,9 @@ def check_program(program: Program) -> str:
 
 
 def op_arg_types(program: Program) -> dict[int, list[TensorType]]:
-    """The argument types of every op statement of a program, keyed by ``id(statement)`` (raises
-    :class:`ProgramError` where a statement does not type-check; outputs are not checked)."""
+    """The argument types of every op and Python-value statement of a program, keyed by ``id(statement)``, and of
+    every comparison of a Python number, by ``id(condition)`` (raises :class:`ProgramError` where a statement does
+    not type-check; outputs are not checked)."""
     c = TypeChecker(program)
     c.run(outputs=False)
     return c.arg_types

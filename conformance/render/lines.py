@@ -3,7 +3,7 @@
 The clean rendering (:func:`~conformance.render.source.render`) writes ``forward`` statement by statement,
 depth first, one line per simple statement, so the statements are found in order from the ``def`` of the
 model's method: an op or input read by ``<out> = `` (a Python-value statement by its variable's name), an ``if``
-by ``if ``, a ``while`` by its ``while`` line, a ``for`` by ``for <var> in range(``, a grow loop by
+by ``if ``, a ``while`` by its ``while`` line, a ``for`` by ``for <var> in ``, a grow loop by
 ``<out> = <init>`` (it is named by the line of its loop; the reduction after the loop ends it).
 """
 
@@ -27,7 +27,7 @@ def _starts(s):
     if isinstance(s, While):
         return f"while {s.counter} < "
     if isinstance(s, For):
-        return f"for {s.var} in range("
+        return f"for {s.var} in "
     if isinstance(s, Return):
         return "return"
     if isinstance(s, Break):

@@ -6,10 +6,12 @@ each comparison or int cast) sits from its threshold, for the oracle's branch-fl
 
 from __future__ import annotations
 
+import math
 import re
 
 from conformance.program.dtypes import is_float
 from conformance.program.ir import (
+    INT,
     Break,
     Continue,
     For,
@@ -35,7 +37,7 @@ from conformance.program.ir import (
 from conformance.program.ops import OPS
 from conformance.program.ops.effects import flag_number
 from conformance.program.program import Program
-from conformance.program.pyops import PYOPS, tensor_arrays
+from conformance.program.pyops import PYOPS, arrays
 from conformance.program.typecheck import op_arg_types
 from conformance.render.dialects import Dialect
 
@@ -77,14 +79,16 @@ def _number(v):
 
 
 def _pcond(k, lhs, rhs, cmp):
+    lhs = _number(lhs)  # a TensorFlow int is an int32 tensor, which no float compares with
     value = lhs > rhs if cmp == ">" else lhs < rhs if cmp == "<" else lhs == rhs
-    PROBES.append(("cond", k, (_number(lhs), rhs), bool(value)))
+    PROBES.append(("cond", k, (lhs, rhs), bool(value)))
     return _forced(k, value)
 
 
-def _counted(k, n):
-    """range(n), each iteration a decision (and the end one): a trip count the data decides."""
-    for i in range(int(n)):
+def _counted(k, n, rows=False):
+    """range(n), or the rows of tensor n; each iteration a decision (and the end one): a trip count the data
+    decides."""
+    for i in (n if rows else range(int(n))):
         if not _decide(k, True):
             return
         yield i
@@ -156,7 +160,7 @@ class ModelWriter:
         self.lines: list[str] = []
         self.n_probes = 0
         self.owner = program.self_name  # what the weights are attributes of (``self.w0``)
-        self.arrays = tensor_arrays(program) if d.framework == "tf" else set()  # lists that are tf.TensorArrays
+        self.arrays = arrays(program, d.framework)  # lists that are the framework's tensor arrays
         self.kwarg_names = {k.name for k in program.kwargs}
 
     def probe_id(self) -> int:
@@ -221,7 +225,12 @@ class ModelWriter:
         elif isinstance(c, PyCond) and c.cmp in ("<", ">", "=="):
             if self.probed:
                 return f"_pcond({self.probe_id()}, {c.var}, {c.value!r}, {c.cmp!r})"
-            text = f"{c.var} {c.cmp} {c.value!r}"
+            value = c.value
+            if self.d.framework == "tf" and self.arg_types.get(id(c)) == [INT] and c.cmp != "==" and value % 1:
+                # an int from a tensor is a tf.int32 tensor there, which no float compares with: the int bound
+                # that decides alike (n > 1.5 is n > 1)
+                value = math.floor(value) if c.cmp == ">" else math.ceil(value)
+            text = f"{c.var} {c.cmp} {value!r}"
         elif isinstance(c, PyCond):
             text = {"truth": c.var, "not": f"not {c.var}", "none": f"{c.var} is None",
                     "some": f"{c.var} is not None"}[c.cmp]
@@ -232,8 +241,8 @@ class ModelWriter:
     def py(self, s: PyStmt, depth: int) -> None:
         """A Python-value statement (:mod:`conformance.program.pyops`), as the framework's users write it."""
         op = PYOPS[s.op]
-        array = op.tensor_array and (s.out if op.name == "list_new" else s.args[0]) in self.arrays
-        tpl = op.tensor_array if array else op.emit[self.d.framework]
+        array = (s.out if op.name in ("list_new", "list_fill") else s.args[:1] and s.args[0]) in self.arrays
+        tpl = op.array.get(self.d.framework, op.emit[self.d.framework]) if array else op.emit[self.d.framework]
         types = self.arg_types[id(s)]
         fields = dict(s.attr, out=s.out, float=self.float)
         fields.update({k: v.format(*s.args, **fields) for k, v in op.fields(types, s.attr, self.d.framework).items()})
@@ -278,7 +287,9 @@ class ModelWriter:
             self.py(s, depth)
         elif isinstance(s, For):
             counted = isinstance(s.count, str) and s.count not in self.kwarg_names  # a trip count the data decides
-            trips = f"_counted({self.probe_id()}, {s.count})" if self.probed and counted else f"range({s.count})"
+            trips = s.count if s.rows else f"range({s.count})"
+            if self.probed and counted:
+                trips = f"_counted({self.probe_id()}, {s.count}{', rows=True' if s.rows else ''})"
             self.emit(depth, f"for {s.var} in {trips}:")
             self.block(s.body, depth + 1)
         elif isinstance(s, Grow):

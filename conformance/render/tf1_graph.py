@@ -57,14 +57,16 @@ class _Unsupported(Exception):
 
 
 def python_values(program: Program) -> None:
-    """Python values (numbers from tensors, lists, dicts, ``None``, a variable that changes type) are Python-level
-    code of TF2 eager: a TF1 graph has tensors only, and a list grown in a ``tf.while_loop`` is a TensorArray
-    threaded through the loop by hand. ``build_graph`` declines such a program (raises :class:`_Unsupported`)."""
+    """Python values (numbers from tensors, lists, dicts, ``None``, a variable that changes type, a ``for`` over a
+    tensor's rows) are Python-level code of TF2 eager: a TF1 graph has tensors only, and a list grown in a
+    ``tf.while_loop`` is a TensorArray threaded through the loop by hand. ``build_graph`` declines such a program
+    (raises :class:`_Unsupported`)."""
     for s in walk(program.body):
         if isinstance(s, PyStmt) or isinstance(getattr(s, "cond", None), PyCond) or \
                 (isinstance(s, For) and isinstance(s.count, str) and s.count not in {k.name for k in program.kwargs}):
             raise _Unsupported("Python values (numbers from tensors, lists, dicts, None, variables that change "
-                               "type) are Python-level code of TF2 eager, not expressed in this TF1 graph")
+                               "type, a for over the rows of a tensor) are Python-level code of TF2 eager, not "
+                               "expressed in this TF1 graph")
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ with the program's variables. Three families, each drawn only for programs that 
 * ``state``: buffers updated in ``forward`` (a counter, a running mean, a cache of the last call, a buffer
   rebound to a new tensor) and a plain Python attribute forward reads, changed by the caller between calls
   (``before_call`` in the model's module); the runner makes every call on one model, in order;
-* ``dynamism``: ``x.shape[i]`` and ``x.numel()`` feeding ``arange``, ``full`` and ``reshape(-1, n)``, a ``for``
-  over a tensor's rows, tuple rotation and a dict built and swapped,
+* ``dynamism``: ``x.shape[i]`` and ``x.numel()`` feeding ``arange``, ``full`` and ``reshape(-1, n)``, tuple
+  rotation and a dict built and swapped,
   short-circuit ``and``/``or`` mixing Python values and tensors, a closure, a helper with an optional tensor
   argument (``is None``), a submodule, a ``with no_grad()`` block.
 
@@ -21,9 +21,9 @@ TensorFlow has no in-place ops and no views on tensors, so the ``mutation`` fami
 function. Its state is ``tf.Variable`` assignment (a buffer is never rebound), and ``no_grad`` is
 ``tf.stop_gradient``.
 
-Python numbers from tensors (``.item()``, ``int(t)``), variables that change type or dtype, and lists and dicts
-grown in loops are not templates here: they are statements of their own, composed with the program's control
-flow (:mod:`conformance.program.pyops`, drawn by :mod:`conformance.program.pydrawing`).
+Python numbers from tensors (``.item()``, ``int(t)``), variables that change type or dtype, lists and dicts grown
+in loops and ``for`` over a tensor's rows are not templates here: they are statements of their own, composed with
+the program's control flow (:mod:`conformance.program.pyops`, drawn by :mod:`conformance.program.pydrawing`).
 """
 
 from __future__ import annotations
@@ -286,15 +286,6 @@ _effect("reshape_rows", "dynamism", 1, "x.reshape(-1, x.shape[-1]) and back to x
                       "{out}_r = {0}.reshape([-1, {0}.shape[-1]])\n{out} = {out}_r.reshape({0}.shape)",
                       "{out}_r = tf.reshape({0}, [-1, tf.shape({0})[-1]])\n{out} = tf.reshape({out}_r, tf.shape({0}))"),
         lambda ivs, a, ts: ivs[0], domain=lambda ivs, ts: ts[0].rank >= 2 and bool(static_dims(ts[0])))
-_effect("row_loop", "dynamism", 1, "for r in x: rows.append(tanh(r)); stack(rows): a for over a tensor's rows",
-        per_framework("{out}_l = []\nfor {out}_r in {0}:\n    {out}_l.append(torch.tanh({out}_r))\n"
-                      "{out} = torch.stack({out}_l)",
-                      "{out}_l = []\nfor {out}_r in {0}:\n    {out}_l.append(paddle.tanh({out}_r))\n"
-                      "{out} = paddle.stack({out}_l)",
-                      "{out} = tf.map_fn(tf.tanh, {0})"),
-        lambda ivs, a, ts: (-1.0, 1.0), domain=lambda ivs, ts: ts[0].rank >= 2,
-        tolerance="TensorFlow: tf.map_fn over the rows (a Python list grown over a tensor's rows is unrolled only "
-                  "for a static size)")
 _effect("tuple_rotate", "dynamism", 2, "a, b, c = b, c, a: a tuple rotation, then 2a + b - c",
         everywhere("{out}_a, {out}_b, {out}_c = {0}, {1}, {0} * 0.5\n"
                    "{out}_a, {out}_b, {out}_c = {out}_b, {out}_c, {out}_a\n"
