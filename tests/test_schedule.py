@@ -7,7 +7,16 @@ import pytest
 
 from conformance.run.plan import Planner
 from conformance.run.records import ResultRecord
-from conformance.run.schedule import MIN_PROGRAMS, OTHER_SHARE, Schedule, allot, shares
+from conformance.run.schedule import (
+    CORE_PROGRAMS,
+    EFFICIENCY,
+    MIN_PROGRAMS,
+    OTHER_SHARE,
+    Schedule,
+    allot,
+    floor_seconds,
+    shares,
+)
 
 
 def test_a_rate_judges_that_share_of_the_cases_spread_evenly_and_nested_under_higher_rates():
@@ -27,47 +36,111 @@ def test_a_frameworks_eager_path_judges_the_cases_its_other_tasks_judge():
     assert plan.rate("u.eager@infer") == 1.0  # a framework with its eager path alone
 
 
-def test_core_tasks_every_case_others_share_the_rest_and_each_reaches_its_floor():
+def test_floors_first_then_the_core_to_its_hundred_then_the_rest_by_cost():
+    """The allocator with planted costs: every task's floor of MIN_PROGRAMS first (judging every case until it has
+    it), then the core tasks to CORE_PROGRAMS, then the rest shared by cost."""
     costs = {"t.core@infer": 0.1, "t.cheap@infer": 0.001, "t.mid@infer": 0.5, "t.slow@infer": 4.0}
-    prepare = {"t": 0.1}
-    long = allot(costs, {"t.core@infer"}, prepare, worker_s=1000.0)
-    positions = (1 - OTHER_SHARE) * 1000.0 / 0.2  # the core and the eager reference: 0.2 s a case
+    prepare = {"t": 0.1}  # a case costs the core and its eager reference 0.2 s
+    first, core = floor_seconds(costs, {"t.core@infer"}, prepare)
+    assert first == pytest.approx(MIN_PROGRAMS * (0.2 + 0.001 + 0.5 + 4.0))
+    assert core == pytest.approx((CORE_PROGRAMS - MIN_PROGRAMS) * 0.2)
+    # at the start, every task short of its floor judges every case
+    assert set(allot(costs, {"t.core@infer"}, prepare, worker_s=1000.0).values()) == {1.0}
+    # floors met: the core tasks every case; past the core's hundred, the others an equal share of the time each
+    done = {k: MIN_PROGRAMS for k in costs}
+    long = allot(costs, {"t.core@infer"}, prepare, worker_s=1000.0, judged=done)
+    positions = (CORE_PROGRAMS - MIN_PROGRAMS) + (1 - OTHER_SHARE) * (1000.0 - 90 * 0.2) / 0.2
     assert long["t.core@infer"] == long["t.cheap@infer"] == 1.0
-    assert MIN_PROGRAMS < long["t.slow@infer"] * positions < long["t.mid@infer"] * positions < positions
-    # past the floors, an equal share of the time each; all of them together the others' share
+    assert long["t.slow@infer"] < long["t.mid@infer"] < 1.0
     assert long["t.mid@infer"] * 0.5 == pytest.approx(long["t.slow@infer"] * 4.0)
     others = sum(costs[k] * long[k] for k in ("t.cheap@infer", "t.mid@infer", "t.slow@infer")) * positions
-    assert others == pytest.approx(OTHER_SHARE * 1000.0)
-    # a short campaign: the floors take the others' share; the cheap task still judges every case, the other two
-    # an equal number of programs, as close to the floor as the time allows
-    short = allot(costs, {"t.core@infer"}, prepare, worker_s=100.0)
-    assert short["t.cheap@infer"] == 1.0 and short["t.mid@infer"] == short["t.slow@infer"]
-    assert 0.85 * MIN_PROGRAMS < short["t.slow@infer"] * (1 - OTHER_SHARE) * 100.0 / 0.2 < MIN_PROGRAMS
-    # what a task has judged already counts toward its floor; a cap on the cases leaves time for every case
-    assert allot(costs, {"t.core@infer"}, prepare, 100.0, judged={"t.slow@infer": 10})["t.slow@infer"] < \
-        short["t.slow@infer"]
-    assert set(allot(costs, {"t.core@infer"}, prepare, 1e6, positions_cap=20).values()) == {1.0}
+    assert others == pytest.approx(OTHER_SHARE * (1000.0 - 90 * 0.2))
+    # time for the floors and part of the core's hundred: all of it to the core, the others none
+    short = allot(costs, {"t.core@infer"}, prepare, worker_s=10.0, judged=done)
+    assert short["t.core@infer"] == 1.0 and short["t.mid@infer"] == short["t.slow@infer"] == 0.0
+    # too little time for the floors: the tasks short of theirs judge every case (the same number of programs
+    # each, as many as the time allows), one that has its floor none
+    starved = allot(costs, {"t.core@infer"}, prepare, worker_s=20.0, judged={"t.mid@infer": MIN_PROGRAMS})
+    assert starved == {"t.core@infer": 1.0, "t.cheap@infer": 1.0, "t.mid@infer": 0.0, "t.slow@infer": 1.0}
+    # a cap on the cases leaves time for every case
+    assert set(allot(costs, {"t.core@infer"}, prepare, 1e6, judged=done, positions_cap=20).values()) == {1.0}
     # no core task: equal time, the cheapest task on every case
-    assert allot({"a@infer": 0.1, "b@infer": 1.0}, set(), {"a": 0.1, "b": 0.1}, 1000.0)["a@infer"] == 1.0
+    assert allot({"a@infer": 0.1, "b@infer": 1.0}, set(), {"a": 0.1, "b": 0.1}, 1000.0,
+                 judged={"a@infer": 10, "b@infer": 10})["a@infer"] == 1.0
 
 
-def test_named_paths_judge_every_case_and_a_default_campaign_shares_by_measured_cost():
-    keys = ["torch.eager@infer", "torch.script@infer", "torch.compile@infer"]
-    named = Planner(keys, {"torch.eager"}, [], sample="all", budget=60, workers=2)
-    assert all(named.schedule.tasks(keys, p) == keys for p in range(50))
-    shared = Planner(keys, {"torch.eager"}, [], sample="cost", budget=60, workers=2)
-    assert shared.schedule.rate("torch.script@infer") == 1.0 and shared.schedule.rate("torch.compile@infer") < 0.5
-    before = shared.schedule.rate("torch.compile@infer")
-    for i in range(20):  # measured far cheaper than the table says: it gets more of the cases
-        r = ResultRecord(case_id=f"c{i}", framework="torch", path="compile", outcome="pass", index=i)
-        r.timings.convert_s = 0.05
-        shared.observe(i, r)
-    shared.replan(20)
-    assert shared.schedule.rate("torch.compile@infer") > before
-    fixed = Planner(keys, {"torch.eager"}, [], sample="cost", budget=60, workers=2, adapt=False)
-    fixed.observe(0, r)
-    fixed.replan(1)
-    assert fixed.schedule.rate("torch.compile@infer") == before  # adapt=False: the table alone
+def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
+    """A planner on planted costs (adapt=False: the time spent is what the planned tasks cost by the table): every
+    task judges the first MIN_PROGRAMS cases, then the expensive ones a share; a task that refused what it was offered
+    is told apart from one short of time, and the summary says what budget the floors need."""
+    keys = ["torch.eager@infer", "torch.script@infer", "torch.slow@infer", "torch.refusing@infer",
+            "torch.starved@infer"]
+    costs = {"torch.script@infer": 0.1, "torch.slow@infer": 2.0, "torch.refusing@infer": 0.01,
+             "torch.starved@infer": 50.0}
+    planner = Planner(keys, {"torch.eager"}, [], sample="cost", costs=costs, adapt=False, budget=2000, workers=1,
+                      max_positions=1000)
+    case, taken = _case(), {k: [] for k in keys}
+    for p in range(1000):
+        for key in planner.candidates(p, case, p, set()):
+            taken[key].append(p)
+    for key in keys[1:]:
+        assert taken[key][:MIN_PROGRAMS] == list(range(MIN_PROGRAMS))  # the floors first
+    assert len(taken["torch.script@infer"]) == 1000  # a core task: every case
+    assert MIN_PROGRAMS < len(taken["torch.starved@infer"]) < len(taken["torch.slow@infer"]) < 1000
+    # equal shares of the time past the floors (within a program of each), as the table's costs count it
+    past = {k: (len(taken[k]) - MIN_PROGRAMS) * costs[k] for k in ("torch.slow@infer", "torch.starved@infer")}
+    assert abs(past["torch.slow@infer"] - past["torch.starved@infer"]) <= 50.0
+    for p in range(12):  # what was recorded before the (real) budget ran out
+        for key, outcome in (("torch.refusing@infer", "unsupported"), ("torch.starved@infer", "pass")):
+            if p < 12 if key == "torch.refusing@infer" else p < 3:
+                r = ResultRecord(case_id=f"c{p}", framework="torch", path=key[6:].split("@")[0], outcome=outcome,
+                                 index=p)
+                planner.observe(p, r)
+    floors = planner.floors()
+    assert floors["refused"] == {"torch.refusing@infer": [12, 12]}
+    assert floors["starved"]["torch.starved@infer"] == 3 and "torch.refusing@infer" not in floors["starved"]
+    # every floor (10 cases of the core and its reference, 10 programs of each other task) and the core's 100
+    need = MIN_PROGRAMS * (0.2 + 2.0 + 3 * 0.01 + 50.0) + (CORE_PROGRAMS - MIN_PROGRAMS) * 0.2  # 3: refusals
+    assert floors["budget_s"] == round(need / EFFICIENCY)
+    from conformance.report.summaries import plan_lines, plan_markdown
+
+    said = "\n".join(plan_lines(planner.summary(), "summary.md"))
+    assert f"for want of time: the budget is too small for every task's floor (about {round(need / EFFICIENCY)} s" \
+        in said and "1 task(s) judged fewer than 10 programs because they refused" in said
+    assert "| torch.refusing@infer | 0 | refused or discarded 12 of the 12 programs offered |" in \
+        plan_markdown(planner.summary())
+
+
+def test_a_task_that_refuses_its_programs_is_offered_more_until_it_has_judged_its_floor_up_to_a_limit():
+    from conformance.run.plan import OFFER_LIMIT
+
+    keys = ["torch.eager@infer", "torch.script@infer", "torch.refusing@infer", "torch.judging@infer"]
+    planner = Planner(keys, {"torch.eager"}, [], sample="cost", budget=600, workers=1, clock=lambda: 0.0,
+                      costs={"torch.refusing@infer": 5.0, "torch.judging@infer": 5.0})
+    case, taken = _case(), {k: [] for k in keys}
+    for p in range(4 * OFFER_LIMIT):
+        for key in planner.candidates(p, case, p, set()):
+            taken[key].append(p)
+            if key in ("torch.refusing@infer", "torch.judging@infer"):
+                r = ResultRecord(case_id=f"c{p}", framework="torch", path=key[6:].split("@")[0], index=p,
+                                 outcome="unsupported" if key == "torch.refusing@infer" else "pass")
+                r.timings.convert_s = 5.0
+                planner.observe(p, r)
+    judging = taken["torch.judging@infer"]
+    assert judging[:MIN_PROGRAMS] == list(range(MIN_PROGRAMS)) and len(judging) < 2 * MIN_PROGRAMS  # then a share
+    assert taken["torch.refusing@infer"][:OFFER_LIMIT] == list(range(OFFER_LIMIT))  # every case until the limit
+    assert len(taken["torch.refusing@infer"]) < 2 * OFFER_LIMIT  # then a share, as any other task
+    assert planner.floors()["refused"] == {"torch.refusing@infer": [len(taken["torch.refusing@infer"])] * 2}
+
+
+def _case():
+    from conformance.program.case import Case, InputSet
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
+
+    program = Program(0, (Input("x0", TensorSpec((1,), "float32", -1.0, 1.0)),), (), (),
+                      (Get("v0", "x0", ()), OpStmt("v1", "neg", ("v0",), ())), OutVar("v1"))
+    return Case(program, (InputSet("example", 1, 0, ()),))
 
 
 def test_shares_count_cases_seconds_and_prepare_per_task():
@@ -125,3 +198,34 @@ def test_a_task_the_table_lacks_is_added_scaled_to_the_tables_machine():
     observed = {"a@infer": 0.5, "b@infer": 4.0, "new@infer": 2.0}  # a machine 4 to 5 times slower
     assert calibrated(observed, table) == {"a@infer": 0.1, "b@infer": 1.0, "new@infer": round(2.0 * 0.225, 3)}
     assert calibrated({"new@grad": 0.3}, {}) == {"new@grad": 0.3}  # nothing in common: taken as measured
+
+
+def test_a_multi_framework_stream_draws_mutation_for_the_frameworks_that_have_it_and_tf_skips_those_cases():
+    """TensorFlow has no in-place writes: a share of a torch+paddle+tf campaign's programs is drawn for torch and
+    paddle (a seeded draw: the same cases every time), and the planner leaves tf's tasks out of those cases, saying
+    why; a single-framework stream is the plain one."""
+    import itertools
+
+    from conformance.program.strategies import DEFAULT_CONSTRUCTS
+    from conformance.run.campaign import generate_cases
+    from conformance.run.neighbours import construct_subsets
+
+    assert construct_subsets(("paddle", "tf", "torch"), DEFAULT_CONSTRUCTS) == [("mutation", ("paddle", "torch"))]
+    assert construct_subsets(("torch",), DEFAULT_CONSTRUCTS) == []
+    assert construct_subsets(("paddle", "tf", "torch"), ("if_tensor",)) == []
+    assert construct_subsets(("paddle", "tf", "torch"), DEFAULT_CONSTRUCTS, ops=("add", "tanh")) == []
+    options = dict(frameworks=("paddle", "tf", "torch"), constructs=DEFAULT_CONSTRUCTS, max_statements=3, steer=False)
+    stream = list(itertools.islice(generate_cases(3, **options), 24))  # one chunk
+    assert [c.id for c in stream] == [c.id for c in itertools.islice(generate_cases(3, **options), 24)]
+    keys = ["torch.eager@infer", "torch.script@infer", "paddle.eager@infer", "paddle.to_static@infer",
+            "tf.eager@infer", "tf.function@infer"]
+    planner = Planner(keys, {"torch.eager", "paddle.eager", "tf.eager"}, [], sample="all")
+    mutating = [i for i, c in enumerate(stream) if "mutation" in c.program.constructs()]
+    assert len(mutating) >= 2  # drawn at all (a stream over all three frameworks drew none)
+    for index, case in enumerate(stream):
+        tasks = planner.candidates(index, case, index, set())
+        assert [k for k in tasks if not k.startswith("tf.")] == keys[:4]  # torch and paddle judge every case
+        assert (index in mutating) <= (not any(k.startswith("tf.") for k in tasks))
+    reasons = {index: why for index, why in planner.skipped.items() if why}
+    assert all(set(why) == {"tf"} and "TensorFlow tensors are immutable" in why["tf"] for why in reasons.values())
+    assert set(mutating) == set(reasons)

@@ -22,7 +22,8 @@ def case(index: int, ops: tuple):
 
 
 def record(path: str, known: str = None):
-    return SimpleNamespace(path_id=path, mode="infer", framework="torch", detail=SimpleNamespace(known_issue=known),
+    return SimpleNamespace(path_id=path, mode="infer", framework="torch", outcome="pass",
+                           detail=SimpleNamespace(known_issue=known),
                            timings=SimpleNamespace(convert_s=0.01, run_s=0.0, compare_s=0.0, prepare_s=None))
 
 

@@ -108,26 +108,59 @@ def junit_xml(dashboard: Dashboard) -> str:
 
 
 def plan_lines(plan: dict, where) -> list[str]:
-    """What a campaign's plan (:meth:`conformance.run.plan.Planner.summary`) left out, in a line or two for the
-    terminal: the programs steered away from known bugs, the tasks that judged a share of the cases."""
+    """What a campaign's plan (:meth:`conformance.run.plan.Planner.summary`) left out, in a few lines for the
+    terminal: the programs steered away from known bugs, the cases a framework could not run, the tasks that judged
+    a share of the cases, and those that judged fewer than their floor (refused, or short of time)."""
     lines = []
     if plan.get("steered_programs"):
         lines.append(f"{plan['steered_programs']} program(s) steered away from {plan['known_bugs']} known bug(s) "
                      f"(each still judged by the other paths; which: {where})")
+    for fw, reasons in plan.get("unrendered", {}).items():
+        lines.append(f"{sum(reasons.values())} case(s) drawn for the other frameworks only, not run on {fw} (not a "
+                     f"failure; e.g. {max(reasons, key=reasons.get)})")
     shared = [k for k, r in plan.get("rates", {}).items() if r < 1]
     if shared:
         lines.append(f"{len(shared)} task(s) judged a share of the cases by cost (which, their programs and their "
                      f"shares of the worker time: {where})")
+    floors = plan.get("floors", {})
+    if floors.get("starved"):
+        need = (f" (about {floors['budget_s']} s would give each its 10 and each core path 100, at the costs measured "
+                f"here)" if "budget_s" in floors else "")
+        lines.append(f"{len(floors['starved'])} task(s) judged fewer than 10 programs for want of time: the budget "
+                     f"is too small for every task's floor{need}; which: {where}")
+    if floors.get("refused"):
+        lines.append(f"{len(floors['refused'])} task(s) judged fewer than 10 programs because they refused (or the "
+                     f"oracle discarded) most of those offered, not for want of time; which: {where}")
     return lines
 
 
 def plan_markdown(plan: dict) -> str:
-    """The ``summary.md`` section of a campaign's plan: the programs steered away from each known bug, per task."""
-    if not plan.get("steered_programs"):
-        return ""
-    lines = ["", f"## Steered away from known bugs: {plan['steered_programs']} program(s), {plan['known_bugs']} "
-                 f"bug(s)", "", "After a known bug had fired on a path, that path skipped the programs that meet its "
-                 "selector (the other paths judged them).", "", "| task | programs | known bug |", "|---|---:|---|"]
-    for key, bugs in plan["steered"].items():
-        lines += [f"| {key} | {n} | {_md_code(text[:200])} |" for text, n in sorted(bugs.items(), key=lambda x: -x[1])]
-    return "\n".join(lines) + "\n"
+    """The ``summary.md`` sections of a campaign's plan: the programs steered away from each known bug, per task;
+    the cases a framework could not run; the tasks short of their floor."""
+    lines = []
+    if plan.get("steered_programs"):
+        lines += ["", f"## Steered away from known bugs: {plan['steered_programs']} program(s), {plan['known_bugs']} "
+                      f"bug(s)", "", "After a known bug had fired on a path, that path skipped the programs that meet "
+                      "its selector (the other paths judged them).", "", "| task | programs | known bug |",
+                  "|---|---:|---|"]
+        for key, bugs in plan["steered"].items():
+            lines += [f"| {key} | {n} | {_md_code(text[:200])} |"
+                      for text, n in sorted(bugs.items(), key=lambda x: -x[1])]
+    unrendered = [(fw, why, n) for fw, reasons in plan.get("unrendered", {}).items() for why, n in reasons.items()]
+    if unrendered:
+        lines += ["", "## Cases drawn for some frameworks only", "", "A share of the programs is drawn for the "
+                  "frameworks that have a construct the others lack; the others skip those cases (not a failure).",
+                  "", "| framework | cases skipped | why |", "|---|---:|---|"]
+        lines += [f"| {fw} | {n} | {_md_code(why[:200])} |" for fw, why, n in unrendered]
+    floors = plan.get("floors", {})
+    if floors.get("starved") or floors.get("refused") or floors.get("steered"):
+        lines += ["", "## Tasks under 10 programs judged", ""]
+        if "budget_s" in floors:
+            lines += [f"Every task's floor of 10 programs and each core path's 100 need a budget of about "
+                      f"{floors['budget_s']} s on these workers, at the costs measured in this run.", ""]
+        lines += ["| task | judged | why |", "|---|---:|---|"]
+        lines += [f"| {k} | {n} | short of time |" for k, n in floors.get("starved", {}).items()]
+        lines += [f"| {k} | {n} | known bugs steered the rest away |" for k, n in floors.get("steered", {}).items()]
+        lines += [f"| {k} | {total - refused} | refused or discarded {refused} of the {total} programs offered |"
+                  for k, (refused, total) in floors.get("refused", {}).items()]
+    return "\n".join(lines) + "\n" if lines else ""

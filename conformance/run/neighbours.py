@@ -27,11 +27,15 @@ from conformance.program.case import Case
 from conformance.program.flow import cuts
 from conformance.program.ir import OpStmt, ProgramError
 from conformance.program.ops import OPS
-from conformance.program.strategies import cases, input_sets
+from conformance.program.ops.record import FRAMEWORKS
+from conformance.program.strategies import DEFAULT_CONSTRUCTS, cases, input_sets
 from conformance.program.truncate import truncate
 
 #: The share of a campaign's cases started from the corpus when one is given.
 CORPUS_SHARE = 0.25
+#: The share of a multi-framework campaign's programs drawn for the frameworks that have a construct some others
+#: lack (:func:`construct_subsets`: mutation, which TensorFlow has not); the others skip those cases.
+SUBSET_SHARE = 0.25
 
 
 def corpus_cases(folder: Union[str, Path], frameworks: Optional[Iterable[str]] = None) -> list[Case]:
@@ -51,13 +55,50 @@ def corpus_cases(folder: Union[str, Path], frameworks: Optional[Iterable[str]] =
 
 def without_emitter(case: Case, framework: str) -> list[str]:
     """The ops of the case's program that ``framework`` has no emitter for (sorted; empty: it renders)."""
-    return sorted({s.op for s in case.program.walk() if isinstance(s, OpStmt)
-                   and (s.op not in OPS or framework not in OPS[s.op].emit)})
+    return sorted({op for op in case.program.ops() if op not in OPS or framework not in OPS[op].emit})
 
 
 def renders_for(case: Case, frameworks: Iterable[str]) -> bool:
     """Whether every op of the case's program has an emitter for each of ``frameworks``."""
     return not any(without_emitter(case, fw) for fw in frameworks)
+
+
+def unrenderable(case: Case, framework: str) -> Optional[str]:
+    """Why ``framework`` cannot run the case (an op it has no emitter for, or an argument dtype its kernels refuse),
+    or None: it can."""
+    missing = without_emitter(case, framework)
+    if missing:
+        rec = OPS.get(missing[0])
+        why = rec.missing.get(framework, "no emitter") if rec is not None else "unknown op"
+        return f"no {framework} emitter for {', '.join(missing)}: {why}"
+    if any(OPS[op].refuses.get(framework) for op in case.program.ops()):
+        from conformance.program.typecheck import op_arg_types
+
+        refusing = {id(s): s for s in case.program.walk() if isinstance(s, OpStmt) and OPS[s.op].refuses.get(framework)}
+        for stmt_id, types in op_arg_types(case.program).items():
+            stmt = refusing.get(stmt_id)
+            refused = sorted({t.dtype for t in types} & set(OPS[stmt.op].refuses[framework])) if stmt else ()
+            if refused:
+                return f"{framework}'s {stmt.op} refuses {', '.join(refused)}"
+    return None
+
+
+def construct_subsets(frameworks: Sequence[str], constructs: Iterable[str],
+                      ops: Optional[Iterable[str]] = None) -> list[tuple[str, tuple]]:
+    """``(construct, frameworks)`` for each effect construct of ``constructs`` that some of ``frameworks`` (two or
+    more) have no statement for: the frameworks that have one (among ``ops``, where the ops drawn are named). A
+    campaign over all of ``frameworks`` draws only what every one renders, so it would never draw that construct;
+    :func:`campaign_cases` draws a share of its programs for each such subset."""
+    from conformance.program.ops.effects import FAMILIES
+
+    frameworks, named = tuple(frameworks), None if ops is None else set(ops)
+    out = []
+    for family, construct in FAMILIES.items():
+        having = tuple(fw for fw in frameworks if any(rec.family == family and fw in rec.emit for rec in OPS.values()
+                                                      if named is None or rec.name in named))
+        if construct in constructs and len(frameworks) > 1 and having and having != frameworks:
+            out.append((construct, having))
+    return out
 
 
 @st.composite
@@ -77,11 +118,21 @@ def neighbours(draw, case: Case) -> Case:
 
 
 def campaign_cases(corpus: Union[None, str, Path, Sequence[Case]] = None, corpus_share: float = CORPUS_SHARE,
-                   **options):
-    """The strategy a campaign draws from: :func:`~conformance.program.strategies.cases` (with ``options``), and
-    with a ``corpus`` (a folder of case files, or cases), a ``corpus_share`` of the cases drawn as
-    :func:`neighbours` of its IR cases (those the campaign's ``frameworks`` can all render)."""
+                   subset_share: float = SUBSET_SHARE, **options):
+    """The strategy a campaign draws from: :func:`~conformance.program.strategies.cases` (with ``options``); over
+    several ``frameworks``, a ``subset_share`` of the programs drawn for the frameworks that have a construct the
+    others lack (:func:`construct_subsets`; the subset is a seeded draw, and the others skip those cases:
+    :func:`unrenderable`); and with a ``corpus`` (a folder of case files, or cases), a ``corpus_share`` of the cases
+    drawn as :func:`neighbours` of its IR cases (those the campaign's ``frameworks`` can all render)."""
     fresh = cases(**options)
+    subsets = construct_subsets(options.get("frameworks") or FRAMEWORKS, options.get("constructs", DEFAULT_CONSTRUCTS),
+                                options.get("ops"))
+    if subsets and subset_share > 0:
+        whole, partial = fresh, [cases(**{**options, "frameworks": fws}) for _, fws in subsets]
+        # one draw of 0 .. every-1: the last value takes a subset (Hypothesis starts a chunk at 0, the whole set)
+        every = max(1, round(1 / subset_share))
+        fresh = st.integers(0, every * len(partial) - 1).flatmap(
+            lambda n: partial[n - (every - 1) * len(partial)] if n >= (every - 1) * len(partial) else whole)
     if isinstance(corpus, (str, Path)):
         corpus = corpus_cases(corpus, options.get("frameworks"))
     if not corpus or corpus_share <= 0:

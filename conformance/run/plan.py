@@ -2,11 +2,14 @@
 
 For each case the campaign runs, :class:`Planner` takes the tasks the schedule gives its position
 (:mod:`conformance.run.schedule`: every task with ``sample="all"``, shares of the worker time by measured cost with
-``sample="cost"``), leaves out those that known bugs steer away from it (:mod:`conformance.run.steering`), and
-writes the decision to ``plan.jsonl`` beside ``results.jsonl``, one line per case::
+``sample="cost"``), leaves out the frameworks that cannot run the case (a program drawn for the frameworks that have
+a construct, :func:`~conformance.run.neighbours.unrenderable`) and the tasks that known bugs steer away from it
+(:mod:`conformance.run.steering`), and writes the decision to ``plan.jsonl`` beside ``results.jsonl``, one line per
+case::
 
     {"index": 12, "case_id": "...", "tasks": ["torch.eager@infer", ...], "sampled_out": ["torch.compile@infer"],
-     "steered": {"torch.onnx_torchscript@infer": "the known bug's text"}}
+     "steered": {"torch.onnx_torchscript@infer": "the known bug's text"},
+     "unrendered": {"tf": "no tf emitter for input_inplace: ..."}}
 
 ``--resume`` reads it back: a case already planned keeps its tasks (the schedule's rates follow measured costs, so
 planning it again could differ), and the known-bug counts start from the records already written.
@@ -21,20 +24,27 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from conformance.run.costs import CORE, COSTS
+from conformance.run.neighbours import unrenderable
 from conformance.run.schedule import (
     EFFICIENCY,
+    MIN_PROGRAMS,
     PREPARE_COST,
     PRIOR_WEIGHT,
     UNKNOWN_COST,
     Schedule,
     allot,
+    floor_seconds,
     judged_seconds,
     task_cost,
 )
 from conformance.run.steering import Steering
 
 PLAN_FILE = "plan.jsonl"
-#: How many cases are drawn between two updates of the rates from the costs measured.
+#: Outcomes that judge nothing: the path refused the program (or the case was discarded).
+REFUSED = ("unsupported", "discarded")
+#: A task whose programs are refused is offered more until it has judged its floor, up to this many programs.
+OFFER_LIMIT = 3 * MIN_PROGRAMS
+#: How many cases are drawn between two updates of the rates once every floor is met (before: at every case).
 REPLAN_EVERY = 4
 
 
@@ -61,10 +71,17 @@ class Planner:
         self.planned: dict = {}  # index -> the plan line of a case planned by an earlier run (--resume)
         self.steered: dict = defaultdict(Counter)  # task key -> {bug text: programs steered away}
         self.sampled_out: Counter = Counter()  # task key -> cases its rate left out
+        self.given: Counter = Counter()  # task key -> cases the schedule gave it (what its floor counts)
+        self.given_s = 0.0  # worker seconds those cost by the prior (adapt=False: the time spent)
+        self.unrendered: dict = defaultdict(Counter)  # framework -> {why: cases it could not run}
+        self.skipped: dict = {}  # index -> {framework: why}, for cases given tasks and not settled yet
+        self.records: Counter = Counter()  # task key -> records
+        self.refused: Counter = Counter()  # task key -> records that judged nothing (REFUSED)
         self.seconds: dict = defaultdict(list)  # task key -> seconds of each program measured; "prepare:<fw>" too
         self.prepared: set = set()  # (framework, index) whose eager reference is counted
-        self.drawn = 0
         self.unsettled: set = set()  # indices given tasks by :meth:`candidates`, not settled yet
+        self.drawn = 0  # cases planned by this run
+        self.short = True  # a task is short of its floor, or a core task of its CORE_PROGRAMS (replan at each case)
         self.file = None
         self.replan(0)
 
@@ -84,6 +101,7 @@ class Planner:
                     entry = json.loads(line)
                     self.planned[entry["index"]] = entry
                     self._count(entry)
+                    self._give(entry["tasks"] + list(entry.get("steered", {})))
             results = folder / "results.jsonl"
             for record in read_results(results) if results.exists() else ():
                 self.observe(record.index, record)
@@ -101,11 +119,15 @@ class Planner:
         if index in self.planned:
             return [k for k in self.planned[index]["tasks"] if k not in have]
         self.drawn += 1
-        if self.adapt and self.sample == "cost" and self.drawn % REPLAN_EVERY == 0:
+        if self.sample == "cost" and (self.short or self.drawn % REPLAN_EVERY == 0):
             self.replan(position)
-        out = [k for k in self.schedule.tasks(self.keys, position) if k not in have]
+        skipped = {fw: why for fw in dict.fromkeys(k.split(".")[0] for k in self.keys)
+                   if (why := unrenderable(case, fw)) is not None}
+        out = [k for k in self.schedule.tasks(self.keys, position) if k not in have and k.split(".")[0] not in skipped]
         if out:
             self.unsettled.add(index)
+            self.skipped[index] = skipped
+            self._give(out)
         return out
 
     def settle(self, job) -> bool:
@@ -122,8 +144,11 @@ class Planner:
         self.unsettled.discard(job.index)
         chosen = self._with_reference([k for k in job.remaining if k not in steered])
         position_tasks = set(job.remaining)
-        entry = {"index": job.index, "case_id": job.case.id, "tasks": chosen,
-                 "sampled_out": [k for k in self.keys if k not in position_tasks], "steered": steered}
+        skipped = self.skipped.pop(job.index, {})
+        entry = {"index": job.index, "case_id": job.case.id, "tasks": chosen, "steered": steered,
+                 "sampled_out": [k for k in self.keys if k not in position_tasks and k.split(".")[0] not in skipped]}
+        if skipped:
+            entry["unrendered"] = skipped
         self.planned[job.index] = entry
         self._count(entry)
         if self.file is not None:
@@ -148,7 +173,16 @@ class Planner:
     def _count(self, entry: dict) -> None:
         for key, text in entry.get("steered", {}).items():
             self.steered[key][text] += 1
+        for fw, why in entry.get("unrendered", {}).items():
+            self.unrendered[fw][why] += 1
         self.sampled_out.update(entry.get("sampled_out", ()))
+
+    def _give(self, keys: list) -> None:
+        """Count the tasks the schedule gave a case, in case order (steered ones too: the count must not depend on
+        which records had arrived)."""
+        keys = [k for k in keys if not self._eager(k)]
+        self.given.update(keys)
+        self.given_s += sum(self._prior(k) for k in keys) + PREPARE_COST * len({k.split(".")[0] for k in keys})
 
     # ------------------------------------------------------------------ costs measured
 
@@ -159,54 +193,113 @@ class Planner:
         if index is None or index < 0:
             return
         self.steering.observe(index, record)
-        self.seconds[task_key(record.path_id, record.mode)].append(judged_seconds(record))
+        key = task_key(record.path_id, record.mode)
+        self.seconds[key].append(judged_seconds(record))
+        self.records[key] += 1
+        self.refused[key] += record.outcome in REFUSED
         if record.timings.prepare_s is not None and (record.framework, index) not in self.prepared:
             self.prepared.add((record.framework, index))
             self.seconds["prepare:" + record.framework].append(record.timings.prepare_s)
 
-    def cost(self, key: str) -> float:
+    def cost(self, key: str, mean: bool = False) -> float:
         """Seconds per program of task ``key`` (``prepare:<framework>``: of a case's eager reference): the median of
-        the programs measured in this run (a first program that warms a compiler up is no guide to the next), the
-        table's figure weighing as :data:`~conformance.run.schedule.PRIOR_WEIGHT` programs."""
-        if key.startswith("prepare:"):
-            prior = PREPARE_COST
-        else:
-            prior = task_cost(key, self.prior)
-            prior = UNKNOWN_COST if prior is None else prior
+        the programs measured in this run (a first program that warms a compiler up is no guide to the next; with
+        ``mean``, the mean: what the programs cost together), the table's figure weighing as
+        :data:`~conformance.run.schedule.PRIOR_WEIGHT` programs."""
+        prior = self._prior(key)
         measured = self.seconds.get(key, [])
         if not self.adapt or not measured:
             return prior
-        return (prior * PRIOR_WEIGHT + statistics.median(measured) * len(measured)) / (PRIOR_WEIGHT + len(measured))
+        typical = statistics.fmean(measured) if mean else statistics.median(measured)
+        return (prior * PRIOR_WEIGHT + typical * len(measured)) / (PRIOR_WEIGHT + len(measured))
+
+    def _prior(self, key: str) -> float:
+        if key.startswith("prepare:"):
+            return PREPARE_COST
+        prior = task_cost(key, self.prior)
+        return UNKNOWN_COST if prior is None else prior
+
+    def _efficiency(self, elapsed: float) -> float:
+        """The share of the wall-clock worker time the records account for (the table's guess until 20 s)."""
+        accounted = sum(sum(v) for v in self.seconds.values())
+        if elapsed > 20 and accounted > 0:
+            return min(1.0, max(0.05, accounted / (elapsed * self.workers)))
+        return EFFICIENCY
+
+    def _costs(self, mean: bool = False) -> tuple[dict, set, dict]:
+        """Seconds per program of the tasks (eager left out), the core tasks, and the eager reference per
+        framework (:meth:`cost`)."""
+        costs = {k: max(self.cost(k, mean), 1e-4) for k in self.keys if not self._eager(k)}
+        prepare = {fw: self.cost("prepare:" + fw, mean) for fw in {k.split(".")[0] for k in self.keys}}
+        return costs, {k for k in costs if k.split("@")[0] in CORE and k.endswith("@infer")}, prepare
 
     def replan(self, position: int) -> None:
-        """Set the rates from the costs known now, for the worker time and cases left after ``position``."""
+        """Set the rates from the costs known now, for the worker time and cases left after ``position``
+        (``adapt=False``: the time left is the budget less what the cases planned cost by the table, so the plan
+        follows from the seed and options alone)."""
         if self.sample == "all":
             return
-        eager = self.schedule.eager
-        costs = {k: max(self.cost(k), 1e-4) for k in self.keys if k.split("@")[0] not in eager}
-        frameworks = {k.split(".")[0] for k in self.keys}
-        prepare = {fw: self.cost("prepare:" + fw) for fw in frameworks}
-        elapsed = (self.clock() or 0.0) if self.adapt else 0.0
-        accounted = sum(sum(v) for v in self.seconds.values())
-        efficiency = EFFICIENCY
-        if elapsed > 20 and accounted > 0:  # the share of the wall-clock worker time the records account for
-            efficiency = min(1.0, max(0.05, accounted / (elapsed * self.workers)))
-        worker_s = max(0.0, self.budget - elapsed) * self.workers * efficiency
+        costs, core, prepare = self._costs()
+        if self.adapt:
+            elapsed = self.clock() or 0.0
+            worker_s = max(0.0, self.budget - elapsed) * self.workers * self._efficiency(elapsed)
+        else:
+            worker_s = max(0.0, self.budget * self.workers * EFFICIENCY - self.given_s)
         cap = None if self.max_positions is None else max(1, self.max_positions - position)
-        core = {k for k in costs if k.split("@")[0] in CORE and k.endswith("@infer")}
-        judged = {k: len(self.seconds.get(k, ())) for k in costs} if self.adapt else {}
+        judged = self.judged()
         self.schedule.rates = allot(costs, core, prepare, worker_s, judged, cap)
+        self.short = any(floor_seconds(costs, core, prepare, judged))
+
+    def judged(self) -> dict:
+        """Programs each task has judged or will judge, as its floor counts them: those given it, less those it
+        refused (with ``adapt``: the records say which; a task that has been offered :data:`OFFER_LIMIT` counts
+        as having its floor, so one that refuses everything does not take the campaign)."""
+        if not self.adapt:  # records arrive in any order: the table alone decides
+            return dict(self.given)
+        out = {k: n - self.refused[k] for k, n in self.given.items()}
+        return {k: max(n, MIN_PROGRAMS) if self.given[k] >= OFFER_LIMIT else n for k, n in out.items()}
 
     # ------------------------------------------------------------------ the summary
 
     def summary(self) -> dict:
         """What the plan left out: ``steered`` (task key -> {bug text: programs}), ``steered_programs``,
-        ``known_bugs`` (how many distinct bugs), ``sampled_out`` (task key -> programs) and the last ``rates``."""
+        ``known_bugs`` (how many distinct bugs), ``sampled_out`` (task key -> programs), ``unrendered`` (framework
+        -> {why: cases it could not run}), the last ``rates``, and ``floors`` (:meth:`floors`)."""
         return {"steered": {k: dict(v) for k, v in sorted(self.steered.items())},
                 "steered_programs": sum(n for v in self.steered.values() for n in v.values()),
                 "known_bugs": len({t for v in self.steered.values() for t in v}),
                 "sampled_out": dict(sorted(self.sampled_out.items())),
-                "rates": {k: round(self.schedule.rate(k), 4) for k in self.keys}}
+                "unrendered": {fw: dict(v) for fw, v in sorted(self.unrendered.items())},
+                "rates": {k: round(self.schedule.rate(k), 4) for k in self.keys},
+                "floors": self.floors()}
+
+    def floors(self) -> dict:
+        """The tasks that judged fewer than :data:`~conformance.run.schedule.MIN_PROGRAMS` programs, told apart:
+        ``refused`` (offered that many and more, but refused or discarded most: task -> [refused, offered]), ``steered``
+        (known bugs took the programs it lacks: task -> judged), ``starved`` (short of time: task -> judged); and
+        ``budget_s``: the budget that would give every task its floor and each core task
+        :data:`~conformance.run.schedule.CORE_PROGRAMS` judged at the costs measured in this run (refused programs
+        included), on its workers."""
+        out: dict = {"refused": {}, "steered": {}, "starved": {}}
+        for key in self.keys:
+            judged = self.records[key] - self.refused[key]
+            if self._eager(key) or judged >= MIN_PROGRAMS:
+                continue
+            if self.records[key] >= MIN_PROGRAMS and 2 * self.refused[key] > self.records[key]:
+                out["refused"][key] = [self.refused[key], self.records[key]]
+            elif judged + sum(self.steered.get(key, {}).values()) >= MIN_PROGRAMS:
+                out["steered"][key] = judged
+            else:
+                out["starved"][key] = judged
+        if self.sample == "cost":
+            costs, core, prepare = self._costs(mean=True)  # every program of a floor is a new one
+            for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)
+                offered = self.records[key] / max(1, self.records[key] - self.refused[key]) if self.records[key] else 1
+                costs[key] *= min(offered, OFFER_LIMIT / MIN_PROGRAMS)
+            need = sum(floor_seconds(costs, core, prepare))
+            elapsed = self.clock() or 0.0
+            out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
+        return out
 
 
 def planner_for(options, clock: Callable[[], Optional[float]]) -> Planner:

@@ -6,15 +6,16 @@ seconds (``torch.compile``) per program. Each task has a *rate*, the share of th
 
 * ``sample="all"`` (``conformance fuzz --paths ...``): every task judges every case: the paths a user names are the
   campaign.
-* ``sample="cost"`` (a campaign that names no paths, or ``--sample cost``): the *core* tasks
-  (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode) judge every case; the
-  others share
-  :data:`OTHER_SHARE` of the worker time, an equal share each (water-filling: a task too cheap to use its share
-  judges every case and leaves the rest to the others), and each judges at least :data:`MIN_PROGRAMS` programs
-  in the campaign where the budget allows. What a task costs is the running mean of its records in this run, the
-  table :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a prior, not
-  the law); what the campaign can still run comes from the budget left, the workers and the worker time the
-  records account for so far.
+* ``sample="cost"`` (a campaign that names no paths, or ``--sample cost``), :func:`allot`: first every task
+  judges :data:`MIN_PROGRAMS` programs (the floors, at the start of the campaign); then the *core* tasks
+  (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode), which judge every
+  case, reach :data:`CORE_PROGRAMS`; the rest of the time goes :data:`OTHER_SHARE` to the others, an equal share
+  each (water-filling: a task too cheap to use its share judges every case and leaves the rest to the others), and
+  the remainder to more cases. Where the budget does not cover the floors, every task judges the same number of
+  programs, as many as it allows, and the summary says what budget would cover them (:func:`floor_seconds`). What
+  a task costs is the median of its records in this run, the table :data:`~conformance.run.costs.COSTS` weighing
+  as :data:`PRIOR_WEIGHT` programs before any (a prior, not the law); what the campaign can still run comes from
+  the budget left, the workers and the worker time the records account for so far.
 
 A task judges the case at position ``p`` of the shard's stream when ``position_key(p) < rate``: a low-discrepancy
 sequence, so a task of rate 1/8 judges one case in 8, spread evenly, and the cases of a task are among those of
@@ -39,11 +40,14 @@ from typing import Optional
 
 from conformance.run.costs import COSTS
 
-#: The share of the worker time the tasks outside :data:`~conformance.run.costs.CORE` take together in a campaign
-#: that has core tasks (the core tasks and each case's eager reference take the rest).
+#: The share of the worker time left after the floors (:data:`MIN_PROGRAMS` each, :data:`CORE_PROGRAMS` each core
+#: task) that the tasks outside :data:`~conformance.run.costs.CORE` take together in a campaign that has core tasks
+#: (more cases for the core tasks and their eager references take the rest).
 OTHER_SHARE = 0.4
-#: The programs each task judges at least in a ``sample="cost"`` campaign, where the budget allows.
+#: The programs each task judges at least in a ``sample="cost"`` campaign, first, where the budget allows.
 MIN_PROGRAMS = 10
+#: The programs each core task judges at least (after every task's floor), where the budget allows.
+CORE_PROGRAMS = 100
 #: How many programs the cost table's figure weighs against those measured in the run.
 PRIOR_WEIGHT = 2
 #: Seconds per program of a task the table lacks, until measured; seconds of a case's eager reference.
@@ -107,48 +111,78 @@ def _level(total, budget: float, top: float) -> float:
     return lo
 
 
-def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Optional[dict] = None,
-          positions_cap: Optional[int] = None, min_programs: int = MIN_PROGRAMS) -> dict:
-    """Rates of the tasks of ``costs`` (task key -> seconds per program; eager paths left out) for a campaign with
-    ``worker_s`` worker seconds left (as the records count them) and at most ``positions_cap`` cases left.
-
-    The ``core`` tasks judge every case: with each case's eager references (``prepare``: seconds per framework) they
-    take ``1 - OTHER_SHARE`` of the time, which sets how many cases the campaign runs. The other tasks share the
-    rest: first each its floor, ``min_programs`` less what it has ``judged`` (where the time does not cover the
-    floors, a task that judges every case for less than an equal share of the time does, and the others judge an
-    equal number of programs each, those that have judged their floor none meanwhile), then an equal share of the
-    time each, a task that would judge every case with less leaving the rest to the others. Without core tasks, the
-    others share all the time and the cheapest judges every case."""
-    judged = judged or {}
+def _split(costs: dict, core: set, prepare: dict) -> tuple[dict, float]:
+    """The tasks outside ``core`` with what each costs a program (a framework without core tasks: its eager
+    reference too), and what a case costs the core tasks and their frameworks' eager references."""
     core_fws = {k.split(".")[0] for k in core}
     others = {k: c + (0.0 if k.split(".")[0] in core_fws else prepare.get(k.split(".")[0], PREPARE_COST))
-              for k, c in costs.items() if k not in core}  # a framework without core tasks: its reference too
-    base = sum(prepare.get(fw, PREPARE_COST) for fw in core_fws) + sum(costs[k] for k in core)
-    if core:
-        positions = (1 - OTHER_SHARE) * worker_s / base
-    else:
-        positions = worker_s / max(sum(min(others.values(), default=1.0) for _ in others), 1e-9)
-    positions = max(1.0, positions if positions_cap is None else min(positions, positions_cap))
-    budget = worker_s - positions * base
+              for k, c in costs.items() if k not in core}
+    return others, sum(prepare.get(fw, PREPARE_COST) for fw in core_fws) + sum(costs[k] for k in core)
+
+
+def floor_seconds(costs: dict, core: set, prepare: dict, judged: Optional[dict] = None,
+                  min_programs: int = MIN_PROGRAMS, core_programs: int = CORE_PROGRAMS) -> tuple[float, float]:
+    """Worker seconds the floors still need: every task to ``min_programs`` programs, then (second figure, on top
+    of the first) the ``core`` tasks to ``core_programs`` each (``judged``: the programs each has judged or will)."""
+    judged = judged or {}
+    others, base = _split(costs, core, prepare)
+    floor = {k: max(0, min_programs - judged.get(k, 0)) for k in costs}
+    first = max(floor.values(), default=0)  # positions every task's floor needs (a rate is at most 1)
+    core_need = max((core_programs - judged.get(k, 0) for k in core), default=0)
+    return (first * base + sum(floor[k] * c for k, c in others.items()),
+            max(0, core_need - first) * base)
+
+
+def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Optional[dict] = None,
+          positions_cap: Optional[int] = None, min_programs: int = MIN_PROGRAMS,
+          core_programs: int = CORE_PROGRAMS) -> dict:
+    """Rates of the tasks of ``costs`` (task key -> seconds per program; eager paths left out) for a campaign with
+    ``worker_s`` worker seconds left (as the records count them) and at most ``positions_cap`` cases left;
+    ``judged``: the programs each task has judged or will judge (those given it, less those it refused).
+
+    In this order, as far as the time goes:
+
+    1. *the floors*: every task judges ``min_programs`` programs, first (a task short of its floor judges every
+       case until it has it, so a campaign cut short has them). Where the time does not cover the floors, the
+       tasks short of theirs judge every case, the others none, and the core tasks every case: the same number of
+       programs for each (max-min), as many as the time allows;
+    2. the ``core`` tasks judge every case until each has ``core_programs`` (with each case's eager references);
+    3. the rest of the time: ``1 - OTHER_SHARE`` to more cases for the core tasks, ``OTHER_SHARE`` to the others,
+       an equal share of the time each (water-filling: a task that judges every case with less leaves the rest to
+       the others, and what they all leave goes to more cases).
+
+    Without core tasks, step 3 shares all the time among the others, the cheapest judging every case."""
+    judged = judged or {}
+    others, base = _split(costs, core, prepare)
+    floor = {k: max(0, min_programs - judged.get(k, 0)) for k in others}
     rates = {k: 1.0 for k in core}
+    first_s, core_s = floor_seconds(costs, core, prepare, judged, min_programs, core_programs)
+    cap = float("inf") if positions_cap is None else max(1, positions_cap)
+    if first_s >= worker_s:  # the floors alone take the time (step 1)
+        rates.update({k: 1.0 if floor[k] > 0 else 0.0 for k in others})
+        return rates
+    first = max((max(0, min_programs - judged.get(k, 0)) for k in costs), default=0)
+    left = worker_s - first_s
+    if core and left < core_s:  # step 2 takes the rest
+        positions = first + left / base
+        rest = 0.0
+    else:
+        positions = first + (core_s / base if core else 0.0)
+        rest = left - core_s
+        if core:
+            positions += (1 - OTHER_SHARE) * rest / base
+            rest *= OTHER_SHARE
+        elif others:  # an equal share of the time each: the cheapest judges every case
+            positions = max(positions, worker_s / (len(others) * min(others.values())))
+    positions = min(max(1.0, positions), cap)
     if not others:
         return rates
-    floor = {k: min(positions, max(0, min_programs - judged.get(k, 0))) for k in others}
+    floor_cost = sum(floor[k] * c for k, c in others.items())
     top = max(positions * c for c in others.values())
-    if sum(floor[k] * c for k, c in others.items()) >= budget:  # the floors alone overrun the time
-        # a task that judges every case for less than an equal share of the time does; the others judge an equal
-        # number of programs each (one that has judged its floor already, none until the others have theirs)
-        share = _level(lambda x: sum(min(positions * c, x) for c in others.values()), budget, top)
-        seconds = {k: positions * c for k, c in others.items() if positions * c <= share}
-        rest = {k: c for k, c in others.items() if k not in seconds}
-        left = budget - sum(seconds.values())
-        m = _level(lambda x: sum(min(floor[k], x) * c for k, c in rest.items()), left, positions)
-        seconds.update({k: min(floor[k], m) * c for k, c in rest.items()})
-    else:
-        level = _level(lambda x: sum(max(floor[k] * c, min(positions * c, x)) for k, c in others.items()), budget,
-                       top)
-        seconds = {k: max(floor[k] * c, min(positions * c, level)) for k, c in others.items()}
-    rates.update({k: min(1.0, seconds[k] / (positions * c)) for k, c in others.items()})
+    level = _level(lambda x: sum(max(floor[k] * c, min(positions * c, x)) for k, c in others.items()),
+                   floor_cost + rest, top)
+    seconds = {k: max(floor[k] * c, min(positions * c, level)) for k, c in others.items()}
+    rates.update({k: 1.0 if floor[k] > 0 else min(1.0, seconds[k] / (positions * c)) for k, c in others.items()})
     return rates
 
 
