@@ -137,7 +137,7 @@ RECORDS = (
         divergences=('shape',),
         versions=">=2.1",
         package="paddle2onnx",
-        ops=('neg', 'mul_scalar', 'sum', 'mean', 'prod', 'int_prod'),
+        ops=('neg', 'mul_scalar', 'sum', 'mean', 'prod', 'int_prod', 'sum_all', 'mean_all'),
         case="paddle-onnx-zero-dim-as-one.json",
         found="2026-11-28 (paddle2onnx 2.1.0)",
         details=("known bug: paddle2onnx gives a 0-d result shape [1] (the graph declares []) where its converter "
@@ -145,7 +145,9 @@ RECORDS = (
                  "[1] full) and a reduction to 0-d (paddle.sum, mean, prod, max over every axis: ReduceX, then "
                  "Reshape [1]); elementwise ops (relu, tanh, ==) keep []. Provenance: found by conformance "
                  "2026-11-28 (paddle2onnx 2.1.0), deployment campaign seed 0, cases e4f9f79e2da3 (int prod), "
-                 "f048c8ec7aba (`(-leaky_relu(x)) == ...` of a 0-d x); cases/paddle-onnx-zero-dim-as-one.json."),
+                 "f048c8ec7aba (`(-leaky_relu(x)) == ...` of a 0-d x); 2026-11-29, campaign seed 1, 600 s, case "
+                 "0ed869854b0a (`paddle.sum(x)` of every axis, the IR's sum_all); "
+                 "cases/paddle-onnx-zero-dim-as-one.json."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('neg',)),
     ),
     known_bug(

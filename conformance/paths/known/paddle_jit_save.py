@@ -2,7 +2,7 @@
 exporters read the same files).
 """
 
-from conformance.paths.known.factories import Failure, known_bug, refusal, refuses_with
+from conformance.paths.known.factories import Failure, documented, known_bug, refusal, refuses_with
 
 RECORDS = (
     refuses_with(
@@ -26,14 +26,15 @@ RECORDS = (
         "paddle_jit_save.duplicate_outputs",
         reason="A model that returns one tensor twice (`return [y, y]`) is saved by jit.save with that output once",
         phases=('compare',),
-        divergences=('structure',),
+        divergences=('structure', 'missing_gradient'),
         versions=">=3.0",
         facts=('duplicate_outputs',),
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: a model that returns one tensor twice (`return [y, y]`) is saved by jit.save with that "
                  "output once: the loaded layer, a predictor and the ONNX graph return one output fewer than "
-                 "forward (case paddle-jit-save-duplicate-output-dropped.json). Provenance: found by conformance "
-                 "2026-11-23 (paddle 3.3.1)."),
+                 "forward (case paddle-jit-save-duplicate-output-dropped.json); fine-tuned (grad, train modes) the "
+                 "outputs do not reach eager's loss head either (no loss, no input gradient). Provenance: found by "
+                 "conformance 2026-11-23 (paddle 3.3.1); train mode: campaign seed 1, 600 s, case bc254243a300."),
         example=Failure('compare',
                         divergences=(('structure', ''),),
                         constructs=('dynamic_dim',),
@@ -255,5 +256,51 @@ RECORDS = (
                         constructs=('dict_input', 'dynamic_dim', 'for_kwarg', 'if_kwarg', 'if_tensor', 'kwargs',
                                     'list_input', 'nested_input'),
                         ops=('add', 'linear', 'mul', 'mul_scalar', 'neg', 'relu', 'tanh')),
+    ),
+    documented(
+        "paddle_jit_save.python_outputs",
+        reason=("A saved program returns tensors only: a Python number forward returns (`x.shape[1] * 2 + 1`) is left "
+                "out, so the loaded model returns fewer outputs"),
+        divergences=('structure', 'missing_gradient'),
+        versions=">=3.0",
+        facts=('python_outputs',),
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("documented behaviour: jit.save keeps 'all return variables of original Layer's forward method' as "
+                 "the saved model's outputs, and a Python number that forward computes from static shapes "
+                 "(`n = x.shape[1] * 2 + 1; return n, y`) is no variable of the program but a constant of the "
+                 "trace (concrete_program.outputs holds the int): jit.save's _get_output_vars keeps only the "
+                 "pir.Values, and the loaded layer, the predictor and the ONNX file return the tensors alone (3 "
+                 "outputs where forward returns 4; fine-tuned, they do not reach eager's loss head: no loss, no "
+                 "input gradient). to_static itself returns the number. A number from the data "
+                 "(`.item()`) is a value of the program and is saved. Provenance: "
+                 "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/jit/save_en.html (configs "
+                 "output_spec); paddle/jit/api.py _get_output_vars; found by conformance 2026-11-29 (paddlepaddle "
+                 "3.3.1), campaign seed 0, 300 s, case 14cf54a9a561."),
+        example=Failure('compare', divergences=(('structure', ''),), facts=('python_outputs',)),
+    ),
+    known_bug(
+        "paddle_jit_save.bool_input_gradient",
+        reason=("jit.save builds the program with stop_gradient False also for a bool input, so a loaded layer in "
+                "train() builds a gradient op for it (roll_grad of bool)"),
+        phases=('run',),
+        errors=('TypeError',),
+        message=r"Check data type error for op: \w+_grad, input: x, x\.dtype: bool\b",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.3",
+        script="paddle_jit_save_bool_input_roll_grad.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `forward(m, x): return paddle.roll(m, 1, 0), tanh(x)` with m a bool input: jit.save "
+                 "builds the program with the InputSpec's stop_gradient (False by default) also for the bool, and "
+                 "the loaded layer in train() builds roll_grad for it ('TypeError: (InvalidType) Check data type "
+                 "error for op: roll_grad, input: x, x.dtype: bool'); InputSpec(..., stop_gradient=True) trains, "
+                 "as does dygraph. The same root as `paddle_jit_save.expand_bool_input_spec`. Provenance: found by "
+                 "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 (final rerun), cases 2bb93dc45d86, "
+                 "330dedeb5b08; cases/standalone/paddle_jit_save_bool_input_roll_grad.py (grad and train modes "
+                 "only: no IR case)."),
+        example=Failure('run', mode="train", error_types=('TypeError',),
+                        message="(InvalidType) Check data type error for op: roll_grad, input: x, x.dtype: bool, and "
+                                "expected_dtype: complex128, complex64, float32, float64, int32, int64",
+                        ops=('lt', 'roll', 'tanh')),
     ),
 )

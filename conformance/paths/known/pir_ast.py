@@ -426,6 +426,7 @@ RECORDS = (
         "pir_ast.inplace_api_keywords",
         reason=("An in-place API called with keyword arguments (`paddle.masked_fill_(x=x, ...)`) does not convert "
                 "('tuple index out of range')"),
+        phases=('convert', 'run'),
         errors=('IndexError',),
         message="tuple index out of range",
         versions=">=3.3",
@@ -435,7 +436,9 @@ RECORDS = (
         case="paddle-to-static-inplace-api-keyword-arguments.json",
         details=("known bug: an in-place API called with keyword arguments (`paddle.masked_fill_(x=x, mask=m, "
                  "value=0.0)`) does not convert: the static graph's in-place wrapper reads its tensor from args[0] "
-                 "('tuple index out of range'); called positionally it converts. Provenance: "
+                 "('tuple index out of range'); called positionally it converts. A path that converts again at "
+                 "a call (a new input shape: to_static_per_call, to_static_spec_from_tensor) meets it at run time "
+                 "(campaign seed 0, case efaf27692cbb). Provenance: "
                  "https://github.com/PaddlePaddle/Paddle/issues/79220; "
                  "cases/paddle-to-static-inplace-api-keyword-arguments.json."),
         example=Failure('convert',
@@ -584,21 +587,25 @@ RECORDS = (
                 "Inference predictor) for dtypes dygraph runs: PIR's kernel"),
         phases=('convert', 'run'),
         errors=('RuntimeError',),
-        message=r"op \[pd_op\.(flatten|diagonal)\] kernel output args \(\d+\) defs should equal op outputs",
+        message=(r"op \[pd_op\.(flatten|diagonal|unsqueeze)\] kernel output args \(\d+\) defs should equal op "
+                 r"outputs"),
         versions=">=3.3",
-        ops=('flatten', 'diagonal'),
+        ops=('flatten', 'diagonal', 'unsqueeze'),
         paths=AST_PATHS,
         case="paddle-to-static-flatten-float16.json",
+        script="paddle_static_kernel_output_args.py",
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: some ops do not run in a static program on the CPU (to_static's run, jit.load, every "
                  "Paddle Inference predictor) for dtypes dygraph runs: PIR's kernel selection fails, 'op "
                  "[pd_op.flatten] kernel output args (0) defs should equal op outputs (1)': paddle.flatten of "
                  "float16 (a dtype its docs list; complex64 too), paddle.diagonal of float16 and bfloat16 (listed) "
-                 "and int8, uint8, int16 (not listed). Provenance: "
+                 "and int8, uint8, int16 (not listed), paddle.unsqueeze of float16 (listed; found 2026-11-29, "
+                 "campaign seed 0, 300 s, case 43b483539b35). Provenance: "
                  "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/flatten_en.html, "
                  ".../diagonal_en.html; found by conformance 2026-11-28 (paddle 3.3.1), clean campaigns seeds 2, 5, "
                  "8, cases e7fafa45ff1c, c26cfcaf4eae, 6c6debde5aaa; cases/paddle-to-static-flatten-float16.json, "
-                 "cases/paddle-to-static-diagonal-int8.json."),
+                 "cases/paddle-to-static-diagonal-int8.json, cases/paddle-to-static-unsqueeze-float16.json, "
+                 "cases/standalone/paddle_static_kernel_output_args.py."),
         example=Failure('convert',
                         error_types=('RuntimeError',),
                         message="op [pd_op.flatten] kernel output args (1) defs should equal op outputs",
@@ -1002,5 +1009,290 @@ RECORDS = (
                                 "true_block&false_block must be equal. [Hint: Expected l_type.dtype() == "
                                 "r_type.dtype(), but received l_type.dtype():f32 != r_type.dtype():f64.]",
                         constructs=('if_tensor',)),
+    ),
+    refuses_with(
+        "pir_ast.loop_dtype_changes",
+        reason=("A while loop on a tensor must keep each loop variable's dtype: a variable cast to float64 in the "
+                "body of a converted loop fails at run time"),
+        phases=('convert', 'run'),
+        errors=('ValueError',),
+        message=(r"The type of data we are trying to retrieve \(float32\) does not match the type of data "
+                 r"\(float64\) currently contained in the container"),
+        constructs=('while_tensor',),
+        paths=AST_PATHS,
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/zh/guides/jit/limitations_cn.html",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("AST to_static makes a while on a tensor a while_loop, whose body must return loop variables of "
+                 "the types it was given (paddle.static.nn.while_loop: 'of the same arity (length and structure) "
+                 "and types as loop_vars'); `while v.mean() > 0: v = paddle.cast(v, 'float64'); v = sigmoid(v)` "
+                 "keeps v float32 in the program and the loop writes float64 into it, so the first kernel reading "
+                 "v after the loop fails: 'InvalidArgumentError: The type of data we are trying to retrieve "
+                 "(float32) does not match the type of data (float64) currently contained in the container', the "
+                 "error the dy2static limitations guide gives for a variable whose type differs across converted "
+                 "control flow (to_static's first call; jit.load and the predictor when they run it). Eager Python "
+                 "runs it. Provenance: https://www.paddlepaddle.org.cn/documentation/docs/zh/guides/jit/"
+                 "limitations_cn.html (1.1: a variable keeps one type across converted control flow), "
+                 "paddle.static.nn.while_loop's "
+                 "documentation; found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, "
+                 "cases 642240b219d9, a87e76cf8395, 9b798881f814, 8b82d4b94614, dc76623c606e, a84f042a543a."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message="In transformed code: InvalidArgumentError: The type of data we are trying to "
+                                "retrieve (float32) does not match the type of data (float64) currently contained in "
+                                "the container. [operator < run_program > error]",
+                        constructs=('while_tensor',), ops=('cast', 'sigmoid')),
+    ),
+    known_bug(
+        "pir_ast.zero_dim_bool_mask_index",
+        reason=("Indexing a 0-d tensor with a 0-d bool mask (`x[x > 0]`, `y[m] = x[m]`) does not convert: the static "
+                "index parser raises IndexError"),
+        errors=('IndexError',),
+        message="list assignment index out of range",
+        versions=">=3.3",
+        ops=('mask_assign',),
+        paths=AST_PATHS,
+        case="paddle-to-static-zero-dim-bool-mask.json",
+        script="paddle_to_static_zero_dim_bool_mask.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `m = x > 0; y = x.clone(); y[m] = x[m]` (or `x[x > 0]`) with x a 0-d tensor does not "
+                 "convert: the static getitem's parse_index writes the bool mask's dims into a list sized by x's "
+                 "rank ('advanced_index[estimated_dim] = (estimated_dim, slice_item)': IndexError: list assignment "
+                 "index out of range); dygraph returns a 1-d tensor of the selected elements (numpy's rule). A "
+                 "mask of rank 1 or more converts. Provenance: found by conformance 2026-11-29 (paddlepaddle "
+                 "3.3.1), campaign seed 0, 300 s, case f50baa3c03b0; cases/paddle-to-static-zero-dim-bool-mask.json, "
+                 "cases/standalone/paddle_to_static_zero_dim_bool_mask.py."),
+        example=Failure('convert', error_types=('IndexError',),
+                        message="In transformed code: advanced_index[estimated_dim] = (estimated_dim, slice_item) "
+                                "IndexError: list assignment index out of range",
+                        constructs=('mask_assign',), ops=('mask_assign',)),
+    ),
+    known_bug(
+        "pir_ast.unique_int64_result_float32",
+        reason=("paddle.unique of an int64 tensor yields a value the static program types float32, so a second "
+                "unique on it fails at run time"),
+        phases=('convert', 'run'),
+        errors=('ValueError',),
+        message=(r"The type of data we are trying to retrieve \(float32\) does not match the type of data "
+                 r"\(int64\) currently contained in the container"),
+        versions=">=3.3",
+        ops=('unique',),
+        paths=AST_PATHS,
+        case="paddle-to-static-unique-of-unique-int64.json",
+        script="paddle_to_static_unique_of_unique_int64.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `a = paddle.unique(x); b = paddle.unique(a)` with x int64 fails in a static program "
+                 "(to_static's first call; jit.load): the second unique's kernel reads its input as float32 "
+                 "('InvalidArgumentError: The type of data we are trying to retrieve (float32) does not match the "
+                 "type of data (int64) currently contained in the container'); dygraph returns the int64 result, "
+                 "and float32 inputs convert. Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), "
+                 "campaign seed 1, 600 s, case 1eeafe8063f1; cases/paddle-to-static-unique-of-unique-int64.json, "
+                 "cases/standalone/paddle_to_static_unique_of_unique_int64.py."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message="In transformed code: InvalidArgumentError: The type of data we are trying to "
+                                "retrieve (float32) does not match the type of data (int64) currently contained in "
+                                "the container.",
+                        ops=('cast', 'unique')),
+    ),
+    known_bug(
+        "pir_ast.expand_bool_input_spec_training",
+        reason=("A layer in train() converted with an InputSpec (stop_gradient False by default, also for a bool "
+                "input) fails where static paddle.expand refuses that bool"),
+        errors=('ValueError',),
+        message="When the data type of input 'x' for expand is bool, you must set its stop_gradient",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.0",
+        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
+               'paddle.to_static_amp'),
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: the to_static face of `paddle_jit_save.expand_bool_input_spec`: a layer in train() "
+                 "converted with an InputSpec for a bool input (its stop_gradient is False by default) builds a "
+                 "program where the bool input needs a gradient, and static paddle.expand (or tile) refuses it "
+                 "('When the data type of input 'x' for expand is bool, you must set its stop_gradient to be "
+                 "False ...'); in eval() the program is built without gradients and converts, and dygraph runs it. "
+                 "Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case "
+                 "f2343ae19b76 (train mode)."),
+        example=Failure('convert', mode="train", error_types=('ValueError',),
+                        message="In transformed code: ValueError: When the data type of input 'x' for expand is "
+                                "bool, you must set its stop_gradient to be False by some_var.stop_gradient = True",
+                        ops=('expand', 'reshape')),
+    ),
+    known_bug(
+        "pir_ast.inplace_pass_overwrites_output",
+        reason=("With a backward, PIR's inplace pass lets paddle.std or paddle.var subtract the mean in place into "
+                "a value the program also returns"),
+        phases=('compare',),
+        divergences=('value',),
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.3",
+        ops=('std', 'var'),
+        script="paddle_to_static_std_overwrites_output.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `y = -x; s = paddle.std(y, axis=2); return y, s` (also `x * 2.0`, and paddle.var) with "
+                 "x needing a gradient: the converted program returns y - mean(y) for y (std's decomposition "
+                 "subtracts the mean in place into y, whose own backward does not need it, although y is an "
+                 "output); dygraph returns -x; without a gradient, after tanh (whose backward keeps its output), "
+                 "or with FLAGS_pir_apply_inplace_pass=0 it is right. AST to_static, SOT and jit.load'ed layers in "
+                 "grad and train modes (silent: the outputs and the losses change). Provenance: found by "
+                 "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case 2e145f3beba9 (jit_save "
+                 "train; reduced by conformance triage to 8 statements); "
+                 "cases/standalone/paddle_to_static_std_overwrites_output.py (an IR case replays in infer mode "
+                 "only, where the program has no backward)."),
+        example=Failure('compare', mode="grad", divergences=(('value', "['outputs'][0]['out0']"),),
+                        ops=('neg', 'std')),
+    ),
+    known_bug(
+        "pir_ast.tensor_array_output",
+        reason=("A list that AST to_static turns into a tensor array (changed in a converted loop) cannot be "
+                "returned: run_program leaves that output undefined"),
+        phases=('convert', 'run'),
+        errors=('ValueError', 'NotImplementedError'),
+        message=(r"^(?![\s\S]*\[::-1\])[\s\S]*(dst_tensor `output_\d+` shall be defined|Only support "
+                 r"paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType)"),
+        versions=">=3.3",
+        constructs=('list_value',),
+        paths=AST_PATHS,
+        case="paddle-to-static-tensor-array-output.json",
+        script="paddle_to_static_tensor_array_output.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `l = [x]; for i in range(n): l.append(...)` (or `l.pop()`) with n a Python int from "
+                 "the data makes l a tensor array in the converted loop, and returning it (alone or in a dict) "
+                 "fails at the first run: '(InvalidArgument) dst_tensor `output_1` shall be defined' "
+                 "(run_program_impl.cc); a layer in train() with an input that needs a gradient fails to build "
+                 "the backward instead ('(Unimplemented) Only support paddle::dialect::DenseTensorType or "
+                 "paddle::dialect::AllocatedDenseTensorType'); jit.load'ed layers the same. Stacked into a tensor "
+                 "before returning it runs; dygraph and SOT return the list. Provenance: found by conformance "
+                 "2026-11-29 (paddlepaddle 3.3.1), campaign seed 1, 600 s, cases 26c4c0f6b943, c2d01cebb94d, "
+                 "37b1c61d1605; cases/paddle-to-static-tensor-array-output.json, "
+                 "cases/standalone/paddle_to_static_tensor_array_output.py."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message="In transformed code: ValueError: (InvalidArgument) dst_tensor `output_1` shall be "
+                                "defined. [operator < run_program > error]",
+                        constructs=('for_data', 'list_grown_data_loop', 'list_value')),
+    ),
+    known_bug(
+        "pir_ast.tensor_array_loop_backward",
+        reason=("The backward of a converted while loop that appends to a list (a tensor array) fails to build or "
+                "run"),
+        phases=('convert', 'run'),
+        errors=('RuntimeError', 'NotImplementedError'),
+        message=(r"result and operand type is not equal[\s\S]*tensor_array|Only support DenseTensorType, "
+                 r"SelectedRows, SparseCooTensorType, SparseCsrTensorType and VectorType"),
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.3",
+        constructs=('list_value',),
+        paths=AST_PATHS,
+        script="paddle_to_static_tensor_array_loop_backward.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `l = [tanh(x)]; while z.mean() < 0: l.append(tanh(x)); z = sigmoid(z)`, then "
+                 "`paddle.stack(l)`, with inputs that need a gradient: the backward of the converted loop fails, "
+                 "'(Unimplemented) Only support DenseTensorType, SelectedRows, SparseCooTensorType, "
+                 "SparseCsrTensorType and VectorType' where the stacked list reaches the outputs, "
+                 "'(PreconditionNotMet) The (2) result and operand type is not equal ... pd_op.tensor_array<f32> != "
+                 "pd_op.tensor_array<f32>' where it does not (jit.load'ed layers too; the RNN helper's face: "
+                 "`pir_ast.rnn_loop_backward_loaded`); dygraph computes the "
+                 "gradient, and in infer mode (no backward) it converts. Provenance: found by conformance "
+                 "2026-11-29 (paddlepaddle 3.3.1), campaign seed 1, 600 s, case 2186ddd19249; "
+                 "cases/standalone/paddle_to_static_tensor_array_loop_backward.py (an IR case replays in infer mode "
+                 "only)."),
+        example=Failure('run', mode="grad", error_types=('RuntimeError',),
+                        message="(PreconditionNotMet) The (3) result and operand type is not equal. [Hint: Expected "
+                                "input_type == output_type, but received input_type:pd_op.tensor_array<f32> != "
+                                "output_type:pd_op.tensor_array<f32>.]",
+                        constructs=('list_value', 'while_tensor')),
+    ),
+    known_bug(
+        "pir_ast.is_none_after_python_if_saved",
+        reason=("After `y = None; if n > 1.5: y = tanh(x)`, AST to_static returns an UndefinedVar for `x if y is None "
+                "else y`, which a saved program leaves out"),
+        phases=('compare',),
+        divergences=('structure', 'missing_gradient'),
+        versions=">=3.3",
+        facts=('undefined_outputs',),
+        paths=('paddle.jit_save', 'paddle.jit_save_methods', 'paddle.jit_save_function', 'paddle.inference',
+               'paddle.inference_no_onednn', 'paddle.inference_no_ir_optim', 'paddle.onnx', 'paddle.openvino',
+               'paddle.onnx_openvino'),
+        case="paddle-to-static-is-none-after-tensor-if.json",
+        script="paddle_to_static_is_none_after_tensor_if.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: the saved paths' face of `pir_ast.is_none_after_python_if`: where the converted "
+                 "program's output is the UndefinedVar (the branch that would assign it is not taken), jit.save "
+                 "keeps only the program's values, so the loaded layer, the predictor and the ONNX file return one "
+                 "output fewer than forward (where another output still uses every input; otherwise jit.save "
+                 "refuses the unused input: `paddle_jit_save.unused_input`). Provenance: found by conformance "
+                 "2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, case 52cdb20fed02 (reports/issue-30)."),
+        example=Failure('compare', divergences=(('structure', ''),), constructs=('none_value', 'type_differs_if'),
+                        facts=('undefined_outputs',)),
+    ),
+    refuses_with(
+        "pir_ast.branch_rank_differs",
+        reason=("A pd_op.if needs each output to have one rank in both branches: a variable of another rank in one "
+                "branch of an if on a tensor is refused"),
+        errors=('EnforceNotMet',),
+        message=r"Does not support rank inconsistency: rank1=\d+, rank2=\d+",
+        constructs=('if_tensor',),
+        paths=AST_PATHS,
+        reference="https://www.paddlepaddle.org.cn/documentation/docs/zh/guides/jit/limitations_cn.html",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("AST to_static makes an if on a tensor a pd_op.if, which selects each variable the branches "
+                 "assign from one output, and the dy2static limitations guide (1.2) requires a tensor to keep its "
+                 "shape in both branches; a variable that is 0-d in one branch and 1-d in the other (`v = v - p` "
+                 "with p of shape [1] in one branch only) is refused when the if is built ('Does not support rank "
+                 "inconsistency: rank1=0, rank2=1'); eager Python runs it. Provenance: "
+                 "https://www.paddlepaddle.org.cn/documentation/docs/zh/guides/jit/limitations_cn.html (1.2); "
+                 "found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 rerun, 300 s, cases "
+                 "8bf0d492808e, f4e8310cee11."),
+        example=Failure('convert', error_types=('EnforceNotMet', 'Exception'),
+                        message="In transformed code: () Does not support rank inconsistency: rank1=0, rank2=1 "
+                                "[Hint: Expected dim1.size() == dim2.size() == true]",
+                        constructs=('if_tensor',)),
+    ),
+    known_bug(
+        "pir_ast.list_repeat_dynamic_dim",
+        reason=("`[t] * n` with n from a dynamic dim (`x.shape[0]`) does not convert: the count is a tensor in the "
+                "static program and the repetition becomes a tensor multiply"),
+        errors=('TypeError',),
+        message=(r"\[[\w.]+\] \* [\w.]+\s+~+ <--- HERE[\s\S]*full\(\): argument \(position 2\) must be double, "
+                 r"but got list"),
+        versions=">=3.3",
+        constructs=('dynamic_dim',),
+        paths=AST_PATHS,
+        case="paddle-to-static-list-repeat-dynamic-dim.json",
+        script="paddle_to_static_list_repeat_dynamic_dim.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `n = x.shape[0] * 1 + 0; steps = [t] * n` with dim 0 of x dynamic (InputSpec None): "
+                 "under AST to_static x.shape[0] is a pir.Value, so `[t] * n` calls the Value's __rmul__, which "
+                 "fills a constant with the list ('TypeError: (InvalidType) full(): argument (position 2) must be "
+                 "double, but got list'); with the dim static, and in dygraph, it builds the list. Provenance: found "
+                 "by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 (final rerun), case 5d304f386e91 "
+                 "(reduced 30 -> 4 statements); cases/paddle-to-static-list-repeat-dynamic-dim.json, "
+                 "cases/standalone/paddle_to_static_list_repeat_dynamic_dim.py."),
+        example=Failure('convert', error_types=('TypeError',),
+                        message="In transformed code: v9 = [v0] * v11\n        ~~~~~~~~~~~~~~~~ <--- HERE\n "
+                                "TypeError: (InvalidType) full(): argument (position 2) must be double, but got list",
+                        constructs=('dynamic_dim',)),
+    ),
+    known_bug(
+        "pir_ast.rnn_loop_backward_loaded",
+        reason=("The backward of a jit.load'ed RNN written as a loop over a dynamic time dim (its steps appended to "
+                "a list) fails to build: no kernel for pd_op.create_array_like"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message=r"op \[pd_op\.create_array_like\] kernel output args \(\d+\) defs should equal op outputs",
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.3",
+        ops=('gru', 'lstm'),
+        paths=('paddle.jit_save', 'paddle.jit_save_methods', 'paddle.jit_save_function'),
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: the tensor-array face of `pir_ast.tensor_array_loop_backward` in a loaded layer: a GRU "
+                 "(the IR's gru op, rendered as `for t in range(x.shape[0]): ...; steps.append(h)` then "
+                 "`paddle.stack(steps)`) with the time dim dynamic, saved by jit.save and loaded in train(): "
+                 "building its backward fails, '(PreconditionNotMet) op [pd_op.create_array_like] kernel output "
+                 "args (0) defs should equal op outputs (1)'; dygraph computes the gradient. Not reduced to a "
+                 "standalone script (the triage reduction kept the RNN and 13 unused inputs). Provenance: found by "
+                 "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 (final rerun), case 4937a78aef71 "
+                 "(grad and train modes; reduced 35 -> 14 statements)."),
+        example=Failure('run', mode="grad", error_types=('RuntimeError',),
+                        message="(PreconditionNotMet) op [pd_op.create_array_like] kernel output args (0) defs should "
+                                "equal op outputs (1)",
+                        ops=('gru',)),
     ),
 )

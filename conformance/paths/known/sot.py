@@ -92,4 +92,29 @@ RECORDS = (
                         error_types=('InnerError',),
                         message="output variable is a viewed Tensor in dygraph"),
     ),
+    known_bug(
+        "sot.inplace_input_write_lost",
+        reason=("Under SOT, `v.tanh_()` on an input, then `atanh(v)`, in a forward that also computes an unused "
+                "conv2d: the input is not written and atanh reads the old values"),
+        phases=('compare',),
+        divergences=('value', 'nonfinite'),
+        where=r"\['inputs'\]",
+        versions=">=3.3",
+        ops=('input_inplace',),
+        paths=('paddle.to_static_sot',),
+        case="paddle-sot-inplace-input-write-lost.json",
+        script="paddle_sot_inplace_input_write_lost.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `v.tanh_(); v = paddle.atanh(v); out = F.conv2d(v, w0, b0, ...); unused = "
+                 "F.conv2d(u, w1, b1)` with v and u inputs: SOT's translated forward neither writes tanh(v) into the "
+                 "caller's v nor feeds it to atanh, which reads the old v (NaN where |v| > 1; eager: finite, v "
+                 "written); without the unused conv2d, or without its bias, SOT is right (AST to_static loses "
+                 "every such write: `pir_ast.to_static_input_write`). "
+                 "Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case "
+                 "0baf059497f3 (reduced by conformance triage to 6 statements); "
+                 "cases/paddle-sot-inplace-input-write-lost.json, "
+                 "cases/standalone/paddle_sot_inplace_input_write_lost.py."),
+        example=Failure('compare', divergences=(('nonfinite', "['outputs']"), ('value', "['inputs'][0]['k1']")),
+                        ops=('atanh', 'conv2d_grouped', 'input_inplace')),
+    ),
 )

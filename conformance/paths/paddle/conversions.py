@@ -60,7 +60,9 @@ def note(ctx, **facts) -> None:
     """Record in ``ctx.facts`` what the conversion showed about itself, for the known bugs a comparison alone cannot
     tell apart (:attr:`~conformance.paths.records.Failure.facts`): ``eval_program`` (to_static of a layer in eval() in
     a mode that trains it: an inference program, no backward), ``duplicate_outputs`` (forward returns one tensor
-    twice), ``output_is_input`` (a saved program returns an input where forward computed an output from it),
+    twice), ``python_outputs`` (forward returns a Python value that a saved program leaves out),
+    ``undefined_outputs`` (the program returns an ``UndefinedVar``, which a saved program leaves out),
+    ``output_is_input`` (a saved program returns an input where forward computed an output from it),
     ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true),
     ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice), ``zero_size_input`` (an
     example input tensor has a dim of 0: every conversion notes it); its runs add ``wrote_inputs`` (:func:`watched`).

@@ -85,13 +85,22 @@ SAVED_IS_TEST = re.compile(r'"D":true\},"N":"is_test"')
 
 def saved_facts(static, loaded_program: str = "", prefix: str = "", training=None) -> dict:
     """What saving did to forward's outputs that a comparison alone cannot say: ``duplicate_outputs`` (forward
-    returns one tensor twice: the saved program returns it once); ``saved_for_inference`` (the layer is in train(),
+    returns one tensor twice: the saved program returns it once); ``python_outputs`` (forward returns a Python
+    value the program holds as a constant, not a value of the program: the saved program leaves it out);
+    ``undefined_outputs`` (the AST transcription returns an ``UndefinedVar`` where forward returns a value: the
+    saved program leaves it out);
+    ``saved_for_inference`` (the layer is in train(),
     ``training``, None: ``static``'s own mode, and the saved model, the loaded program's text or else ``prefix``'s
     files, runs an operator with ``is_test`` true: batch norm on its running statistics, dropout off); and, given
     the loaded program's text, ``output_is_input`` (the loaded program returns more of its inputs, unchanged, than
     forward does: an output computed from an input was replaced by the input)."""
-    values = paddle_flatten(program_nest(static))
-    facts = {"duplicate_outputs": len({v.id for v in values}) < len(values)}
+    from paddle.jit.dy2static.utils import UndefinedVar
+
+    leaves = paddle_flatten(program_nest(static))
+    values = [v for v in leaves if isinstance(v, paddle.pir.Value)]
+    facts = {"duplicate_outputs": len({v.id for v in values}) < len(values),
+             "python_outputs": any(isinstance(v, (bool, int, float)) for v in leaves),
+             "undefined_outputs": any(isinstance(v, UndefinedVar) for v in leaves)}
     if getattr(static, "training", False) if training is None else training:
         if loaded_program:
             facts["saved_for_inference"] = bool(IS_TEST.search(loaded_program))
@@ -142,7 +151,10 @@ class FineTuned:
 
     def __call__(self, *args, **kwargs):
         out = self.layer(*paddle_flatten(list(args)))
-        return paddle.utils.pack_sequence_as(self.nest, list(out) if isinstance(out, (list, tuple)) else [out])
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) != len(paddle_flatten(self.nest)):  # saving dropped outputs: returned flat, the oracle says so
+            return out
+        return paddle.utils.pack_sequence_as(self.nest, out)
 
 
 class LoadedForInference(RuntimeError):
