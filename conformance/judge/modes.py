@@ -38,7 +38,12 @@ class InputRun:
 
 
 class ReplayUnavailable(Exception):
-    """Eager cannot replay the example's control-flow decisions (a model rendered without probes)."""
+    """Eager cannot replay the example's control-flow decisions or kwargs: a model rendered without probes, or
+    (``stateful``) one with state, whose eager calls run once, in order."""
+
+    def __init__(self, why: str, stateful: bool = False):
+        super().__init__(why)
+        self.stateful = stateful
 
 
 #: The seed of the framework's generator before every forward of a model in ``train()`` (dropout).
@@ -107,7 +112,7 @@ class Prepared:
         outputs (numpy), e.g. gradients; the guard watches every forward it makes.
         """
         if self.sealed:
-            raise ReplayUnavailable("a model with state makes its eager calls once, in order")
+            raise ReplayUnavailable("a model with state makes its eager calls once, in order", stateful=True)
         (m32, model32), (m64, model64) = self.probed
         outs, probes = [], []
         for module, model, fp64, values in ((m32, model32, False, args), (m64, model64, True, args),

@@ -385,7 +385,8 @@ def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: Input
     """A path that specialises (trace freezes control flow and kwargs) differs on these inputs:
     is it exactly the documented specialisation? Eager is replayed on these inputs with the example's
     kwargs and control-flow decisions; the converted model must match that replay (same oracle,
-    same guard), else it is a mismatch. A replay that cannot run is not judged.
+    same guard), else it is a mismatch. A replay that cannot run is not judged; nor is a model with state (its eager
+    calls ran once, in order: none is left to replay).
 
     A model without probes (``conformance check`` on a user's model) cannot replay control flow: there
     the divergence is expected only if the conversion warned (``warned``: its warnings) about it.
@@ -397,7 +398,9 @@ def _judge_specialised(prep: Prepared, rules: Mode, path: PathRecord, run: Input
     what = f"differs from the example in {', '.join(sorted(why))}, which {path.id} specialises on"
     try:
         (frozen32, frozen64, frozen_noise), stability = rules.reference(prep, run, kwargs, force)
-    except ReplayUnavailable:
+    except ReplayUnavailable as e:
+        if e.stateful:  # the documented specialisation or a bug: only a replay could tell, and there is none
+            return "discarded", f"{what}; eager cannot replay it: {e}", None
         frozen_warnings = [w for w in warned if _FREEZING_WARNING.search(w)]
         if frozen_warnings:
             return "expected_divergence", f"{what}; the conversion warned: {frozen_warnings[0]}", None
