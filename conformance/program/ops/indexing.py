@@ -155,7 +155,8 @@ register(name="index_select", family="indexing", arity=1, arg_dtypes=("any",), d
          emit=per_framework("torch.index_select({0}, {dim}, {torch_index})",
                             "paddle.index_select({0}, {paddle_index}, axis={dim})",
                             "tf.gather({0}, {tf_index}, axis={dim})"),
-         infer=_select_infer, attrs=_select_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound)
+         infer=_select_infer, attrs=_select_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound,
+         refuses={"paddle": ("int8", "uint8", "float16")})  # paddle.index_select has no kernel for them (CPU)
 
 
 # ---------------------------------------------------------------- scatter

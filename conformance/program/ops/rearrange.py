@@ -79,7 +79,8 @@ _shape_op("repeat_interleave", calls("torch.repeat_interleave", "paddle.repeat_i
                                      args="{0}, {repeats}, {dim}"),
           _interleave_infer, lambda draw, ts: {"dim": draw(strategies().sampled_from(static_dims(ts[0]))),
                                               "repeats": draw(strategies().sampled_from([2, 3]))},
-          "repeat each element along a static dim, next to itself", domain=lambda ivs, ts: bool(static_dims(ts[0])))
+          "repeat each element along a static dim, next to itself", domain=lambda ivs, ts: bool(static_dims(ts[0])),
+          refuses={"paddle": ("bool", "int8", "uint8", "float16")})  # paddle.repeat_interleave: no such kernels (CPU)
 
 # ---------------------------------------------------------------- squeeze, split, chunk, stack
 
@@ -176,7 +177,8 @@ _shape_op("flip", per_framework("torch.flip({0}, {dims_list})", "paddle.flip({0}
           _dims_in_range, lambda draw, ts: {"axes": tuple(draw(strategies().lists(
               strategies().integers(0, ts[0].rank - 1), min_size=1, max_size=2, unique=True)))},
           "reverse the order along one or two dims", empty_ok=True,
-          fields=lambda ts, a: {"dims_list": list(a["axes"])})
+          fields=lambda ts, a: {"dims_list": list(a["axes"])},
+          refuses={"paddle": ("int8", "uint8", "float16")})  # paddle.flip has no kernel for them (CPU)
 _shape_op("roll", calls("torch.roll", "paddle.roll", "tf.roll", args="{0}, {shift}, {dim}"),
           lambda ts, a: (axis_of(ts[0], a), ts[0])[1],
           lambda draw, ts: {"dim": draw(strategies().integers(0, ts[0].rank - 1)),
