@@ -246,4 +246,92 @@ RECORDS = (
                         message="in user code: TypeError: 'v0' has dtype float64 in the main branch, but dtype float32 "
                                 "in the else branch"),
     ),
+    refuses_with(
+        "autograph.loop_dtype_changes",
+        reason=("AutoGraph needs a variable of a while loop on a tensor to keep one dtype across iterations: one "
+                "cast to another dtype in the body is refused"),
+        errors=('TypeError',),
+        message=r"has dtype \w+ before the loop, but dtype \w+ after one iteration",
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/control_flow.md",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("AutoGraph converts a `while` on a tensor to tf.while_loop, whose loop variables must be 'of "
+                 "consistent dtype at the beginning and the end of the loop': `while tf.reduce_mean(v) < 0.25: v = "
+                 "tf.cast(f(v), tf.float64)` on a float32 v is refused while tracing ('v' has dtype float32 before "
+                 "the loop, but dtype float64 after one iteration); eager Python runs it. Seen on the generated "
+                 "programs whose variable changes dtype in a tensor-conditioned loop. Provenance: AutoGraph's "
+                 "control-flow reference (while statements), "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                 "autograph/g3doc/reference/control_flow.md."),
+        example=Failure('convert', error_types=('TypeError',),
+                        message="in user code: TypeError: 'v6' has dtype float32 before the loop, but dtype float64 "
+                                "after one iteration"),
+    ),
+    refuses_with(
+        "autograph.undefined_or_none",
+        reason=("TensorFlow control flow has no None or undefined values: a variable None or unset on one path of "
+                "a tf.cond or tf.while_loop is refused"),
+        errors=('ValueError',),
+        message=(r"is None at the end of the (?:main|else) branch|is None at the end of the iteration|is not allowed "
+                 r"to be None before the loop|must be defined before the loop|must also be initialized in the "
+                 r"(?:main|else) branch"),
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#undefined-and-none-values-in-tensorflow",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("'TensorFlow does not support undefined or None values': a variable used after an `if` or a "
+                 "`while` on a tensor must be defined, and not None, on every path (`y = None; if "
+                 "tf.reduce_max(x) < 0.5: y = tf.tanh(x)` then a use of y is refused: 'y' is None at the end of "
+                 "the else branch; a key first set inside the loop: 'd['a']' must be defined before the loop); "
+                 "eager Python runs both. Provenance: AutoGraph's limitations, "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                 "autograph/g3doc/reference/limitations.md#undefined-and-none-values-in-tensorflow."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message="in user code: ValueError: 'v9' is None at the end of the else branch."),
+    ),
+    refuses_with(
+        "autograph.collection_grown_in_loop",
+        reason=("A Python list or dict changed inside a TensorFlow loop holds tensors of the loop's graph: read "
+                "after it, AutoGraph refuses them as an illegal capture"),
+        errors=('InaccessibleTensorError',),
+        message="is out of scope and cannot be used here",
+        constructs=('dict_value', 'list_value'),
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#python-collections-in-tensorflow-control-flow",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("'Modifying Python collections in TensorFlow control flow is not allowed': a dict given new keys "
+                 "(or a list appended to) in a loop whose trip count is a tensor (`for i in range(n)` with n from "
+                 "the data becomes a tf.while_loop) keeps tensors of the loop body, and reading them after the loop "
+                 "raises InaccessibleTensorError ('is out of scope and cannot be used here'), where eager Python "
+                 "runs it; AutoGraph's answer is tf.TensorArray, which generated models use for lists but a dict "
+                 "with keys made in the loop has no counterpart. Provenance: AutoGraph's limitations, "
+                 "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                 "autograph/g3doc/reference/limitations.md#python-collections-in-tensorflow-control-flow."),
+        example=Failure('convert', error_types=('InaccessibleTensorError',),
+                        message="in user code: InaccessibleTensorError: <tf.Tensor 'while/Tanh:0' shape=(None, 5) "
+                                "dtype=float32> is out of scope and cannot be used here.",
+                        constructs=('dict_value',)),
+    ),
+    refuses_with(
+        "autograph.collection_changes_structure_in_loop",
+        reason=("A Python list that grows in a loop on a tensor changes the loop's structure, which AutoGraph "
+                "refuses: growing collections need tf.TensorArray"),
+        errors=('TypeError',),
+        message="does not have the same nested structure after one iteration",
+        constructs=('dict_value', 'list_value'),
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#python-collections-in-tensorflow-control-flow",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("'Python collections are okay to use when they represent a fixed structure (that is, lists don't "
+                 "change length, dicts don't add or remove keys)': a Python list appended to (or extended with "
+                 "`+=`) in a `while` on a tensor or a `for` over range(n) with n from the data is refused while "
+                 "tracing ('l' does not have the same nested structure after one iteration), where eager Python "
+                 "runs it. Generated models write a list that is only appended to and stacked as a tf.TensorArray; "
+                 "one also extended, or only measured with len(), stays a Python list. Provenance: AutoGraph's "
+                 "limitations, https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                 "autograph/g3doc/reference/limitations.md#python-collections-in-tensorflow-control-flow."),
+        example=Failure('convert', error_types=('TypeError',),
+                        message="in user code: TypeError: 'v2' does not have the same nested structure after one "
+                                "iteration.",
+                        constructs=('list_value', 'while_tensor')),
+    ),
 )

@@ -32,7 +32,7 @@ RECORDS = (
         versions="<1.32.0",  # bisected: in every release from 1.15.0, gone in 1.32.0
         package="onnxruntime",
         ops=('prod', 'sum'),
-        paths=('torch.onnx_dynamo', 'torch.onnx_torchscript'),
+        paths=('torch.onnx_dynamo', 'torch.onnx_torchscript', 'tf.onnx'),
         issue="https://github.com/microsoft/onnxruntime/issues/7563",
         case="onnxruntime-reduce-over-empty-axis-keeps-zero.json",
         found="2026-11-28 (torch 2.13.0)",
@@ -42,7 +42,10 @@ RECORDS = (
                  "[3, 1]. Provenance: https://github.com/microsoft/onnxruntime/issues/7563; found by conformance "
                  "2026-11-28 (torch 2.13.0), the clean torch campaigns (infer mode) (case 10238897525d; "
                  "torch.onnx_dynamo's file too, found transplanting it); "
-                 "cases/onnxruntime-reduce-over-empty-axis-keeps-zero.json."),
+                 "cases/onnxruntime-reduce-over-empty-axis-keeps-zero.json. tf2onnx writes tf.reduce_sum as the "
+                 "same ReduceSum: tf.onnx shows it too (tf campaign seed 0, 2026-11-29, case 5d39339a7d80: a sum "
+                 "over a last axis of size 0 with keepdims, [0, 0, 0, 1] in TensorFlow, [0, 0, 0, 0] on "
+                 "onnxruntime 1.31.1)."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('prod', 'tanh')),
     ),
     refuses_with(

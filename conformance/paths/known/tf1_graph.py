@@ -1,7 +1,7 @@
 """The TF1 graph path (``tf.compat.v1.Session``): what it cannot express and gets wrong.
 """
 
-from conformance.paths.known.factories import Failure, known_bug, refusal
+from conformance.paths.known.factories import Failure, known_bug, refusal, refuses_with
 
 RECORDS = (
     refusal(
@@ -48,5 +48,25 @@ RECORDS = (
                         message="Graph execution error:\n\nRetval[0] does not have value",
                         constructs=('dynamic_dim', 'if_tensor'),
                         ops=('add',)),
+    ),
+    refuses_with(
+        "tf1_graph.while_loop_dtype_changes",
+        reason=("tf.compat.v1.while_loop needs its body to return the loop variables' dtypes: one cast to another "
+                "dtype fails when the graph runs"),
+        phases=('convert', 'run'),
+        errors=('InvalidArgumentError',),
+        message=r"Input \d+ of node \S*while\S*/Merge\S* was passed \w+ from \S*NextIteration\S* incompatible with "
+                r"expected \w+",
+        reference="https://www.tensorflow.org/api_docs/python/tf/compat/v1/while_loop",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("tf.compat.v1.while_loop's body must return 'the same arity (length and structure) and types as "
+                 "loop_vars': a loop variable the body casts to another dtype (a float32 made float64) builds, and "
+                 "the TF1 graph's Merge node refuses it when the session runs ('Input 1 of node while/Merge_1 was "
+                 "passed double from while/NextIteration_1:0 incompatible with expected float'); eager Python runs "
+                 "it, AutoGraph refuses it while tracing (autograph.loop_dtype_changes). Provenance: "
+                 "https://www.tensorflow.org/api_docs/python/tf/compat/v1/while_loop."),
+        example=Failure('convert', error_types=('InvalidArgumentError',),
+                        message="Graph execution error:\n\nInput 1 of node while_1/Merge_1 was passed double from "
+                                "while_1/NextIteration_1:0 incompatible with expected float."),
     ),
 )

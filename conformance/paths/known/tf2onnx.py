@@ -245,9 +245,10 @@ RECORDS = (
         message="AssignAddVariableOp",
         versions=">=1.0",
         package="tf2onnx",
-        paths=('tf.onnx',),
+        paths=('tf.onnx', 'tf.onnx_openvino'),
         reference=("https://github.com/onnx/tensorflow-onnx#tf2onnx---convert-tensorflow-keras-tensorflowjs-and-tflite-models-to-onnx"),
-        details=("tf2onnx freezes variables into constants: a variable's assign_add in the function is refused. "
+        details=("tf2onnx freezes variables into constants: a variable's assign_add in the function is refused "
+                 "(before OpenVINO reads the file on tf.onnx_openvino). "
                  "Provenance: "
                  "https://github.com/onnx/tensorflow-onnx#tf2onnx---convert-tensorflow-keras-tensorflowjs-and-tflite-models-to-onnx."),
         example=Failure('convert', error_types=('ValueError',), message="AssignAddVariableOp"),

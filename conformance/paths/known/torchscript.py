@@ -246,22 +246,6 @@ RECORDS = (
         example=Failure('compare', divergences=(('value', '[0]'),), constructs=('item_arith',)),
     ),
     known_bug(
-        "torchscript.script_after_failed_script",
-        reason=("torch.jit.script of a class whose scripting failed earlier in the process fails with 'Can't "
-                "redefine method"),
-        errors=('RuntimeError',),
-        message="Can't redefine method: forward on class",
-        versions=">=2.0",
-        paths=('torch.script_saved',),
-        case="torch-script-continue-nested-with.json",
-        found="2026-11-28 (torch 2.13.0)",
-        details=("known bug: torch.jit.script of a class whose scripting failed earlier in the process fails with "
-                 "'Can't redefine method: forward' (the failed attempt left the class half-defined in TorchScript's "
-                 "compilation unit): the first failure, on torch.script, is the finding. Provenance: found by "
-                 "conformance 2026-11-28 (torch 2.13.0); cases/torch-script-continue-nested-with.json."),
-        example=Failure('convert', error_types=('RuntimeError',), message="Can't redefine method: forward on class"),
-    ),
-    known_bug(
         "torchscript.script_save_none_default",
         reason=("TorchScript types an unannotated parameter as Tensor (documented), so `mask=None` is a Tensor "
                 "parameter whose default is an undefined tensor"),
@@ -394,7 +378,8 @@ RECORDS = (
                 "(by the ONNX exporter's trace too)"),
         errors=('RuntimeError',),
         message=(r"Only tensors, lists, tuples of tensors, or dictionary of tensors can be output from traced "
-                 r"functions|of traced region did not have observable data dependence with trace inputs"),
+                 r"functions|of traced region did not have observable data dependence with trace inputs|of traced "
+                 r"region cannot be understood by the tracer"),
         constructs=('py_output',),
         paths=TRACE_PATHS,
         reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
@@ -410,5 +395,159 @@ RECORDS = (
                         message="Only tensors, lists, tuples of tensors, or dictionary of tensors can be output from "
                                 "traced functions",
                         constructs=('py_output',)),
+    ),
+    refuses_with(
+        "torchscript.script_optional_needs_annotation",
+        reason=("TorchScript gives a variable one static type: one first assigned None and later a tensor needs an "
+                "Optional annotation"),
+        errors=('RuntimeError',),
+        message="previously had type NoneType but is now being assigned to a value of type",
+        paths=SCRIPT_PATHS,
+        reference="https://pytorch.org/docs/stable/jit_language_reference.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("TorchScript is statically typed: each variable has a single static type, and `y = None` types "
+                 "`y` as NoneType, so a later `y = torch.tanh(x)` is refused ('Variable 'v2' previously had type "
+                 "NoneType but is now being assigned to a value of type Tensor') where eager Python runs it; "
+                 "`y: Optional[torch.Tensor] = None` scripts. Seen on the generated programs that assign None and "
+                 "then a tensor in one branch. Provenance: "
+                 "https://pytorch.org/docs/stable/jit_language_reference.html (Types; Optional type refinement)."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="Variable 'v2' previously had type NoneType but is now being assigned to a value of "
+                                "type Tensor"),
+    ),
+    known_bug(
+        "torchscript.script_return_before_with",
+        reason=("An early return under an `if`, then a `with torch.no_grad():` block, fails to script with an "
+                "INTERNAL ASSERT (`outputs_[i]->uses().empty()`)"),
+        errors=('RuntimeError',),
+        message=r"outputs_\[i\]->uses\(\)\.empty\(\) INTERNAL ASSERT FAILED",
+        versions=">=2.13",
+        constructs=('early_return',),
+        ops=('no_grad',),
+        paths=SCRIPT_PATHS,
+        issue="https://github.com/pytorch/pytorch/issues/79751",
+        case="torch-script-return-before-with.json",
+        script="torch_script_return_before_with.py",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: `if x.amin() < -2.0: return x` then `with torch.no_grad(): y = x * 2.0 - 1.0; return "
+                 "y` fails in torch.jit.script with 'outputs_[i]->uses().empty() INTERNAL ASSERT FAILED' (ir.cpp), "
+                 "where eager Python runs it; without the early return, or without the with block, it compiles. The "
+                 "same assertion as a continue inside nested with blocks (pytorch/pytorch#79751, closed: "
+                 "TorchScript is deprecated). Provenance: found by conformance 2026-11-29 (torch 2.13.0), "
+                 "campaign seed 0, case cc632adde94a."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="outputs_[i]->uses().empty() INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/"
+                                "csrc/jit/ir/ir.cpp\":1289, please report a bug to PyTorch.",
+                        constructs=('early_return', 'if_tensor'), ops=('no_grad',)),
+    ),
+    known_bug(
+        "torchscript.trace_check_written_example",
+        reason=("torch.jit.trace's sanity check retraces on the example the first trace wrote into, so a model that "
+                "writes its input and branches on it fails the check"),
+        errors=('TracingCheckError',),
+        message="Graphs differed across invocations",
+        versions=">=2.13",
+        constructs=('input_inplace',),
+        paths=('torch.trace', 'torch.trace_saved'),
+        issue="https://github.com/pytorch/pytorch/issues/113945",
+        case="torch-trace-check-written-example.json",
+        script="torch_trace_check_written_example.py",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: torch.jit.trace runs forward on the example itself, so a model that writes into its "
+                 "input (`x.mul_(2.0)`) leaves the example written; check_trace (on by default) then traces again on "
+                 "a copy of the written example, whose values take another branch or give another `.item()`, and "
+                 "refuses the model ('Tracing failed sanity checks! ERROR: Graphs differed across invocations!'); "
+                 "check_trace=False, or check_inputs copied before tracing, accepts it. Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/113945 (closed with those workarounds); found by "
+                 "conformance 2026-11-29 (torch 2.13.0), campaign seed 0 (7 cases, e.g. 0b31d113c6af)."),
+        example=Failure('convert', error_types=('TracingCheckError',),
+                        message="Tracing failed sanity checks!\nERROR: Graphs differed across invocations!",
+                        constructs=('if_tensor', 'input_inplace')),
+    ),
+    known_bug(
+        "torchscript.trace_check_written_example_openvino",
+        reason=("The trace OpenVINO's PyTorch reader runs checks itself on the example the first trace wrote into, "
+                "so a model that writes its input can fail"),
+        errors=('RuntimeError',),
+        message="Couldn't get TorchScript module by tracing(?s:.*)Graphs differed across invocations",
+        versions=">=2.13",
+        constructs=('input_inplace',),
+        paths=('torch.openvino',),
+        issue="https://github.com/pytorch/pytorch/issues/113945",
+        case="torch-trace-check-written-example.json",
+        script="torch_trace_check_written_example.py",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug (torch.jit.trace, which OpenVINO's PyTorch reader runs with its sanity check): the "
+                 "check traces again on the example the first trace wrote into, so a model that writes into its "
+                 "input and branches on it is refused ('Couldn't get TorchScript module by tracing ... Graphs "
+                 "differed across invocations'); see torchscript.trace_check_written_example. Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/113945; cases/torch-trace-check-written-example.json."),
+        example=Failure('convert', error_types=('RuntimeError',),
+                        message="Couldn't get TorchScript module by tracing.\nException:\nTracing failed sanity "
+                                "checks!\nERROR: Graphs differed across invocations!",
+                        constructs=('if_tensor', 'input_inplace')),
+    ),
+    refuses_with(
+        "torchscript.trace_unrolled_loop_count",
+        reason=("torch.jit.trace unrolls a loop whose trip count comes from the data at the example's count: an "
+                "input with another count fails"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message=r"Expected \d+ elements in a list but found \d+",
+        paths=('torch.trace', 'torch.trace_saved'),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("torch.jit.trace records the operations the example runs: a loop over a tensor's rows (or over "
+                 "range(n) with n from the data) that fills a list is unrolled at the example's trip count, and an "
+                 "input of another batch fails unpacking it ('Expected 4 elements in a list but found 5'); the "
+                 "documentation warns that control flow depending on the data is not recorded. Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html; torch campaign seed 0, case "
+                 "11d764e8f26c (batch inputs)."),
+        example=Failure('run', error_types=('RuntimeError',),
+                        message="The following operation failed in the TorchScript interpreter.\nTraceback of "
+                                "TorchScript (most recent call last):\nRuntimeError: Expected 4 elements in a list "
+                                "but found 5"),
+    ),
+    refuses_with(
+        "torchscript.script_float_carry_requires_grad",
+        reason=("TorchScript keeps `acc = 0.0` a float, so `acc = acc + x.mean()` takes the tensor as a number, "
+                "which a tensor requiring grad cannot be"),
+        phases=('run',),
+        errors=('RuntimeError',),
+        message="Cannot input a tensor that requires grad as a scalar argument",
+        modes=frozenset({'grad', 'train'}),
+        paths=SCRIPT_PATHS,
+        reference="https://pytorch.org/docs/stable/jit_language_reference.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("TorchScript is statically typed: `acc = 0.0` makes acc a float for the whole function, so in a "
+                 "loop `acc = acc + x.mean()` converts the 0-d tensor to a number (eager Python makes acc a "
+                 "tensor); with autograd on, that conversion refuses a tensor that requires grad ('Cannot input a "
+                 "tensor that requires grad as a scalar argument'); in inference it runs. Seen on the generated "
+                 "float accumulators in grad mode (torch seed 2, TorchScript paths: 5dd68fa620a9, c4fd5f1dbc81). "
+                 "Provenance: https://pytorch.org/docs/stable/jit_language_reference.html (Types)."),
+        example=Failure('run', mode="grad", error_types=('RuntimeError',),
+                        message="The following operation failed in the TorchScript interpreter.\nRuntimeError: "
+                                "Cannot input a tensor that requires grad as a scalar argument"),
+    ),
+    documented(
+        "torchscript.trace_no_grad_not_recorded",
+        reason=("torch.jit.trace records tensor operations, not grad mode: what forward computes under torch.no_grad() "
+                "gets gradients in the trace"),
+        phases=('compare',),
+        divergences=('extra_gradient',),
+        modes=frozenset({'grad', 'train'}),
+        ops=('no_grad',),
+        paths=('torch.trace',),
+        issue="https://github.com/pytorch/pytorch/issues/62043",
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("torch.jit.trace records the tensor operations the example runs; torch.no_grad() is a thread-local "
+                 "mode, not an operation, so the traced graph computes `with torch.no_grad(): y = x * 2.0 - 1.0` "
+                 "with autograd on and the input gets a gradient where eager has none (the same holds for "
+                 "torch.fx, pytorch/pytorch#62043: 'torch.fx doesn't trace torch.no_grad'). Seen on torch seed 2, "
+                 "TorchScript paths (cases 77851b28301e, 179e8bec8afc, grad mode). Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
+        example=Failure('compare', mode="grad", divergences=(('extra_gradient', "['input_grads']['x5']"),),
+                        ops=('no_grad',)),
     ),
 )

@@ -2,7 +2,7 @@
 name both ONNX exporters).
 """
 
-from conformance.paths.known.factories import Failure, documented, known_bug, refusal, writes_wrong
+from conformance.paths.known.factories import Failure, documented, known_bug, refusal, refuses_with, writes_wrong
 
 #: The TorchScript exporter's ONNX, on onnxruntime and on OpenVINO.
 EXPORTER_PATHS = ('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino')
@@ -377,5 +377,28 @@ RECORDS = (
                  "the model. Provenance: found by conformance 2026-11-28 (torch 2.13.0, openvino 2026.4.1), the "
                  "torch deployment campaign's rerun (cases dc891e94d3f9, c56f0e4bf17a)."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('reshape_empty',)),
+    ),
+    refuses_with(
+        "torchscript_exporter.rows_loop_unrolled",
+        reason=("The TorchScript exporter traces a loop over a tensor's rows at the example's row count: an input "
+                "with fewer rows fails the Split"),
+        phases=('run',),
+        errors=('InvalidArgument',),
+        message=r"running Split node(?s:.*)Split size \d+ exceeds the remaining size of the selected axis",
+        constructs=('for_rows',),
+        paths=('torch.onnx_torchscript',),
+        reference="https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("torch.onnx.export(dynamo=False) traces forward on the example: `for r in x` over a tensor's rows "
+                 "is unrolled at the example's batch (an ONNX Split into that many rows), so an input of another "
+                 "batch fails in onnxruntime ('Split size 1 exceeds the remaining size of the selected axis, 0'); "
+                 "the exporter's documentation says tracing records the example's control flow only. Provenance: "
+                 "https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting; torch seed 2 "
+                 "(TorchScript paths), cases 41e93562d992, a54a29ddf97b, b01802ed0f14 (batch inputs)."),
+        example=Failure('run', error_types=('InvalidArgument',),
+                        message="Non-zero status code returned while running Split node. Name:'/Split' Status "
+                                "Message: Invalid value in 'split'. Split size 1 exceeds the remaining size of the "
+                                "selected axis, 0.",
+                        constructs=('for_rows', 'list_value')),
     ),
 )

@@ -198,4 +198,26 @@ RECORDS = (
                         error_types=('UnimplementedError',),
                         message="Resource _Retval node's input"),
     ),
+    known_bug(
+        "xla.tensorarray_dynamic_size_writes_ignored",
+        reason=("XLA ignores every write to a tf.TensorArray(dynamic_size=True) grown in a loop whose trip count "
+                "comes from the data: its stack is NaN"),
+        phases=('compare',),
+        divergences=('nonfinite', 'value', 'shape'),
+        versions=">=2.21",
+        constructs=('list_value',),
+        paths=('tf.xla', 'tf.xla_per_call'),
+        case="tf-xla-mismatch-8ab51ca3a7.json",
+        script="tf_xla_tensorarray_dynamic_size.py",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("known bug: a list appended to in a loop whose trip count comes from the data (`for i in "
+                 "range(n)` with n from a tensor, or `for r in x` over a tensor's rows), which TensorFlow users "
+                 "write as tf.TensorArray(tf.float32, size=0, dynamic_size=True), is stacked by eager and "
+                 "tf.function; under jit_compile=True every write is ignored (a 'TensorListSetItem: ignoring set "
+                 "item' log line only), the size is 0 and the stack's mean NaN: a silent wrong result. Provenance: "
+                 "found by conformance 2026-11-29 (tensorflow 2.21.0), xla campaign seed 1 (cases 0c0f5df32284, "
+                 "9451e5af4f62, f722fd73618f); cases/tf-xla-mismatch-8ab51ca3a7.json, "
+                 "cases/standalone/tf_xla_tensorarray_dynamic_size.py."),
+        example=Failure('compare', divergences=(('nonfinite', '[0]'),), constructs=('for_rows', 'list_value')),
+    ),
 )

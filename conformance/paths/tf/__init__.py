@@ -91,7 +91,7 @@ register(
                counters=counters, dict_order=False),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
                conv.export_onnx, conv.run,
-               components=("python_state", "autograph", "tf_freeze", "tf2onnx", "onnx"),
+               components=("python_state", "autograph", "tf_freeze", "tf2onnx", "onnx", "onnxruntime"),
                specializes=frozenset({"kwargs"}),
                requires=("tf2onnx", "onnx", "onnxruntime"), unavailable_on=cuda_provider_missing,
                default_onnx_opset=onnx_default_opset),

@@ -79,7 +79,21 @@ def eager(ctx):
 
 
 def script(ctx):
-    return torch.jit.script(ctx.model)
+    return jit_script(ctx.model)
+
+
+def jit_script(model):
+    """``torch.jit.script(model)``. A failed attempt leaves the model's class half-defined in TorchScript's
+    compilation unit, so scripting the same class again in the process would fail with "Can't redefine method:
+    forward" instead of its own error: after a failure the class registry, the concrete-type cache and the
+    per-class state are cleared, and each attempt reports what TorchScript finds in the model."""
+    try:
+        return torch.jit.script(model)
+    except Exception:
+        torch._C._jit_clear_class_registry()
+        torch.jit._recursive.concrete_type_store = torch.jit._recursive.ConcreteTypeStore()
+        torch.jit._state._clear_class_state()
+        raise
 
 
 class KwargsFixed(torch.nn.Module):

@@ -18,7 +18,14 @@ import os
 import torch
 
 from conformance.paths.openvino import F32, OpenVinoModel, onnx_on_openvino
-from conformance.paths.torch.conversions import KwargsFixed, TensorsOnly, dynamic_shapes, onnx_export, to_numpy
+from conformance.paths.torch.conversions import (
+    KwargsFixed,
+    TensorsOnly,
+    dynamic_shapes,
+    jit_script,
+    onnx_export,
+    to_numpy,
+)
 
 # ------------------------------------------------------------------ files: torch.export.save, torch.jit.save
 
@@ -39,7 +46,7 @@ def export_saved(ctx):
 def script_saved(ctx):
     """``torch.jit.save`` of ``torch.jit.script(model)``, then ``torch.jit.load`` of the file."""
     path = os.path.join(ctx.workdir, "scripted.pt")
-    torch.jit.save(torch.jit.script(ctx.model), path)
+    torch.jit.save(jit_script(ctx.model), path)
     return torch.jit.load(path, map_location=ctx.device)
 
 
