@@ -297,3 +297,14 @@ def test_dropout_p0_and_eval_mode_are_the_identity_everywhere(framework):
         ref = _eager_train_forwards("torch", program, x, calls=1)[0][0]
         np.testing.assert_allclose(_eager_train_forwards(framework, program, x, calls=1)[0][0], ref, rtol=1e-5,
                                    atol=1e-5)
+
+
+def test_input_gradients_are_named_by_their_own_input_whatever_the_float_dtypes_before_them():
+    """A float64 input before a float32 one: both are autograd leaves, and a wrong gradient of the first is
+    reported under its own name (not the float32 input's, with the last gradient left out)."""
+    inputs = (Input("x0", TensorSpec((6, 3), "float64")), Input("x1", TensorSpec((6, 3))))
+    body = (Get("v1", "x1"), OpStmt("v2", "cast", ("v0",), (("dtype", "float32"),)), OpStmt("v3", "add", ("v1", "v2")))
+    case = _case(_program(body, (), OutVar("v3"), inputs))
+    assert _outcome(case, "eager", "grad")["outcome"] == "pass"
+    message = _outcome(case, "planted_input_grad_scale", "grad")["detail"]["message"]
+    assert "['input_grads']['x0']" in message and "'x1'" not in message, message

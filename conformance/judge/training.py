@@ -37,6 +37,7 @@ from conformance.judge.modes import InputRun, Judged, Mode, Prepared
 from conformance.judge.oracle import LeafReport, Report, diagnose
 from conformance.paths.records import ConvertContext, Failure, Framework, Limitation, PathRecord
 from conformance.program.case import map_tree
+from conformance.program.dtypes import is_float
 from conformance.program.program import Program, tensor_names
 
 #: Optimizer steps per optimizer in ``train`` mode.
@@ -83,7 +84,8 @@ def gradients(fw: Framework, forward: Callable, model, program: Program, args, k
     names, _ = _state_names(program)
     params = [getattr(model, n) for n in names]
     outputs, _, input_grads, param_grads = fw.autograd.backward(forward, args, kwargs, weights, params)
-    floats = [n for n, leaf in zip(tensor_names(program), program.input_leaves()) if leaf.dtype == "float32"]
+    # every floating input is an autograd leaf (float16 and float64 too), in input order
+    floats = [n for n, leaf in zip(tensor_names(program), program.input_leaves()) if is_float(leaf.dtype)]
     return {"outputs": fw.to_numpy(outputs),
             "input_grads": {n: _numpy(fw, g) for n, g in zip(floats, input_grads)},
             "param_grads": {n: _numpy(fw, g) for n, g in zip(names, param_grads)}}
