@@ -299,3 +299,23 @@ def test_only_a_file_run_on_onnxruntime_is_blamed_along_the_onnx_ladder(tmp_path
         onnxruntime_session(tmp_path / "missing.onnx", True)
     except Exception as e:  # noqa: BLE001 - an onnxruntime error
         assert blame_error(ctx, [X], eager, error=e)["component"] == "exporter"
+
+
+def test_a_reference_evaluator_past_its_time_limit_cannot_run_and_the_blame_goes_on(tmp_path, monkeypatch):
+    """A graph the pure-Python evaluator takes minutes over (loops) must not make the blame, and so the path's
+    record, run past the campaign's timeout: the rung cannot judge, the sessions still do."""
+    import time
+
+    class Slow:
+        def __init__(self, path):
+            self.input_names = ["x"]
+
+        def run(self, names, feed):
+            time.sleep(30)
+
+    monkeypatch.setattr(B, "REFERENCE_LIMIT_S", 0.2)
+    start = time.perf_counter()
+    verdict = _blame(_model(tmp_path / "model.onnx"), session_factory=_optimiser_fault, evaluator_factory=Slow)
+    assert time.perf_counter() - start < 10
+    assert verdict.rungs[0].status == B.CANNOT_RUN and "ran past 0.2 s" in verdict.rungs[0].detail
+    assert verdict.component == "onnxruntime.optimizer", verdict

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -209,17 +212,46 @@ def decide(results: list, invalid: str = "") -> tuple[Optional[str], str]:
     return first.component, "; ".join([reason] + notes)
 
 
+#: Seconds the ONNX reference evaluator (pure Python) may take on one input set of a blame: a graph with loops can
+#: take minutes there, and a diagnosis must not turn a path's record into a timeout. Past it, the rung cannot judge.
+REFERENCE_LIMIT_S = 20.0
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Raise :class:`ReferenceCannotRun` in the block after ``seconds`` (in the main thread, where signals arrive;
+    elsewhere the block runs unbounded)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise ReferenceCannotRun(f"the reference evaluator ran past {seconds:g} s: too slow to judge this graph")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def onnx_rungs(path, session_factory: Callable = onnxruntime_session,
                evaluator_factory: Callable = reference_evaluator) -> list:
-    """The ONNX ladder for the file at ``path``: the reference evaluator, onnxruntime without and with graph
-    optimisations. ``session_factory(path, optimise)`` and ``evaluator_factory(path)`` make the runtimes
-    (self-tests plant faults through them)."""
+    """The ONNX ladder for the file at ``path``: the reference evaluator (at most :data:`REFERENCE_LIMIT_S` an input
+    set), onnxruntime without and with graph optimisations. ``session_factory(path, optimise)`` and
+    ``evaluator_factory(path)`` make the runtimes (self-tests plant faults through them)."""
     path = str(path)
 
     def reference():
         evaluator = evaluator_factory(path)
         types = output_types(path)
-        return lambda feed: run_reference(evaluator, feed, types)
+
+        def run(feed):
+            with _time_limit(REFERENCE_LIMIT_S):
+                return run_reference(evaluator, feed, types)
+        return run
 
     def onnxruntime(optimise: bool):
         def load():
