@@ -8,6 +8,7 @@ the type checker follows each variable's type through them (:mod:`conformance.pr
 from __future__ import annotations
 
 from conformance.program.ir import For, ProgramError, PyCond, PyStmt, TensorType, While, out_leaves, walk
+from conformance.program.pyops import arrays
 from conformance.program.typecheck import TypeChecker
 
 #: The constructs of Python values a program may exercise (``Program.constructs()``):
@@ -15,9 +16,12 @@ from conformance.program.typecheck import TypeChecker
 #: between the branches of a data-dependent ``if``), ``type_change_while`` (a variable whose type changes across
 #: iterations of a tensor-conditioned ``while``), ``list_grown_data_loop`` (a list grown in a loop whose trip count
 #: depends on the data), ``py_number_control`` (a Python number from a tensor deciding an ``if`` or a trip count),
-#: ``py_output`` (a Python value among the outputs), ``list_value``, ``dict_value``, ``none_value``.
+#: ``py_output`` (a Python value among the outputs), ``list_value``, ``dict_value``, ``none_value``,
+#: ``tensor_array`` (a list some framework renders as its own tensor array: :func:`~conformance.program.pyops.arrays`)
+#: and ``tensor_array_len`` (``len()`` of one).
 PY_CONSTRUCTS = ("python_values", "type_differs_if", "type_change_while", "list_grown_data_loop",
-                 "py_number_control", "py_output", "list_value", "dict_value", "none_value")
+                 "py_number_control", "py_output", "list_value", "dict_value", "none_value", "tensor_array",
+                 "tensor_array_len")
 _GROW = ("append", "extend", "iadd")
 #: Python-value ops by the construct name the records of paths' known issues use for them.
 _NAMED = {"item": "item_arith", "int_of": "int_cast", "bool_of": "int_cast"}
@@ -56,4 +60,9 @@ def python_constructs(program) -> set:
         found.add("none_value")
     if any(not isinstance(checker.env.get(n), TensorType) for n in out_leaves(program.output)):
         found.add("py_output")
+    framework_arrays = arrays(program, "tf") | arrays(program, "paddle")
+    if framework_arrays:
+        found.add("tensor_array")
+        if any(s.op == "len_of" and s.args[0] in framework_arrays for s in uses):
+            found.add("tensor_array_len")
     return found

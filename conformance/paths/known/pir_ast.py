@@ -1295,4 +1295,23 @@ RECORDS = (
                                 "equal op outputs (1)",
                         ops=('gru',)),
     ),
+    known_bug(
+        "pir_ast.array_length_shape",
+        reason=("paddle.tensor.array_length is a Python int in dygraph and a shape-[1] int64 tensor in static mode "
+                "(its docs: a 0-D tensor)"),
+        phases=('compare',),
+        divergences=('structure',),
+        versions=">=3.3",
+        constructs=('tensor_array_len',),
+        script="paddle_to_static_array_length_shape.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `rows = paddle.tensor.create_array(paddle.float32)`, written in a loop, then "
+                 "`n = paddle.tensor.array_length(rows)` returned: eager returns the Python int 3, AST to_static "
+                 "(and jit.save, Paddle Inference, which run its program) an int64 tensor of shape [1]; the "
+                 "documentation of array_length says 'Tensor: 0-D Tensor with shape []', which neither returns. "
+                 "The oracle reports 'ndarray where eager returns a Python int'. Provenance: found by conformance "
+                 "2026-11-29 (paddlepaddle 3.3.1) on the generator's Paddle tensor arrays; "
+                 "cases/standalone/paddle_to_static_array_length_shape.py."),
+        example=Failure('compare', divergences=(('structure', '[3]'),), constructs=('tensor_array_len',)),
+    ),
 )
