@@ -93,24 +93,30 @@ def test_the_campaign_stream_is_the_same_for_the_same_seed_and_steers_to_more_pa
     assert count(steered) > count(plain), (count(steered), count(plain))
 
 
-def test_a_focused_snapshot_weights_ops_by_unseen_pairs_and_the_inputs_by_the_focus_ops_pairs():
-    from conformance.program.coverage import FOCUS_DONE, FOCUS_FLOOR, Steering
-    from conformance.program.edges import EDGE_ITEMS
+def test_focus_ops_are_weighted_by_unseen_pairs_and_their_inputs_drawn_for_the_missing_ones():
+    from conformance.program.coverage import FOCUS_DONE, Steering
+    from conformance.program.edges import possible
 
     reach = {"conv2d_grouped": frozenset({"dtype=float32&rank=4", "attr.groups=2&rank=4", "attr.dilation=2&rank=4",
                                           "attr.dilation=2&attr.groups=2"}),
-             "cumsum": frozenset({"rank=2&zero_size=True", "attr.dim=<0&zero_size=True"}),
+             "cumsum": frozenset({"rank=2&zero_size=True", "attr.dim=<0&zero_size=True", "rank=2&zero_size=False",
+                                  "dtype=float32&rank=2"}),
              "relu": frozenset({"dtype=float32&rank=1"})}
-    steering = Steering({"relu": reach["relu"], "cumsum": frozenset({"rank=2&zero_size=True"})}, reach)
-    assert steering.focus_weights(["conv2d_grouped", "cumsum", "relu", "never_drawn"]) == [2.0, 1.0, FOCUS_DONE, 4.0]
-    conv = steering.at("conv2d_grouped")
-    assert conv.bias("rank", [1, 2, 3, 4]) == [FOCUS_FLOOR] * 3 + [FOCUS_FLOOR + 1]  # the inputs fit the op
-    assert conv.wants(EDGE_ITEMS["edge_shapes"]) is False and conv.wants(EDGE_ITEMS["dtypes"]) is False
-    cumsum = steering.at("cumsum")
-    assert cumsum.wants(EDGE_ITEMS["edge_shapes"]) is True  # its unseen pair needs a dim of size 0
-    weights = cumsum.bias("zero_size", [False, True])
-    assert weights[1] > 10 * weights[0]
-    assert steering.bias("rank", [2, 4]) == [1.0, 4.0]  # unfocused: by the unseen pairs of every op
+    steering = Steering({"relu": reach["relu"], "cumsum": frozenset({"rank=2&zero_size=False"})}, reach)
+    assert steering.focus_weights(["conv2d_grouped", "cumsum", "relu", "never_drawn"]) == [2.0, 3 ** 0.5, FOCUS_DONE,
+                                                                                           4.0]
+    bins = {"dtype": ("float32", "int8"), "rank": ("1", "2", "3", "4", "0", "5"), "zero_size": ("False", "True"),
+            "edge": ("False",), "dynamic": ("False", "True")}
+    conv = steering.fitting_inputs("conv2d_grouped", bins, possible=possible)
+    assert {f["rank"] for f, _ in conv} == {"4"} and {f["dtype"] for f, _ in conv} == {"float32"}  # what it takes
+    cumsum = dict((tuple(f.values()), score) for f, score in steering.fitting_inputs("cumsum", bins, possible=possible))
+    # an empty rank-2 input holds two unseen pairs and a bin of one with an attribute (the negative dim)
+    assert cumsum["float32", "2", "True", "False", "False"] == 2 + 1 / 4 == max(cumsum.values())
+    assert cumsum["float32", "2", "False", "False", "False"] == 1  # its pair with float32 alone
+    drawn = steering.fitting_inputs("cumsum", bins, ["rank=2&zero_size=True", "dtype=float32&rank=2"], possible)
+    assert max(score for _, score in drawn) == 1 / 4  # the pairs this program drew count as seen
+    assert not possible({"dtype": "float32", "rank": "1", "zero_size": "True", "edge": "False", "dynamic": "True"})
+    assert steering.fitting_inputs("never_drawn", bins) == []
 
 
 def test_programs_apply_the_op_whose_pairs_are_unseen_more_often_than_its_weight_says():

@@ -18,16 +18,18 @@ large reference draw (``benchmarks/coverage_reach.py``, stored in :data:`REACH_F
 exclude, such as ``dim=3+`` with ``rank=1``, is never drawn and never counted).
 
 The generator steers towards pairs not seen yet (:class:`Steering`, passed to ``programs(steering=...)``): each
-program draws a focus op by its count of unseen pairs (an op with many is drawn until they are seen), fits its
-inputs to that op's missing pairs (rank, dtype, dynamic dim, a dim of size 0, the edge constructs) and applies it in
-most of its op statements and at the end of its body; other ops are drawn more often while they have unseen pairs,
-and of a few argument and attribute choices drawn for a statement, the one with the most unseen pairs is taken.
+program begins with a few *focus* op statements, each an op drawn by its count of unseen pairs (an op with many is
+drawn until they are seen) applied to a fresh input drawn for that op's missing pairs (dtype, rank, a dim of size 0,
+edge values, the dynamic dim), its result among the program's outputs; other ops are drawn more often while they have
+unseen pairs, and of a few argument and attribute choices drawn for a statement, the one with the most unseen pairs
+is taken.
 Campaigns draw in chunks and hand each chunk a snapshot of the :class:`Coverage` of the chunks drawn before it, so the
 same seed and options give the same cases.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import json
@@ -36,6 +38,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
+
+import hypothesis.strategies as st
 
 from conformance.program.ir import DYNAMIC, Get, OpStmt, ProgramError, TensorType, spec_leaves
 from conformance.program.ops import OPS
@@ -48,23 +52,34 @@ BOOST = 3.0
 #: How many argument-and-attribute choices the generator draws for a steered op statement, taking the one with the
 #: most unseen pairs (the first of equals: the simplest, where shrinking goes).
 CHOICES = 4
-#: Each program draws a *focus* op by its count of unseen reachable pairs (:meth:`Steering.focus_weights`): its inputs
-#: lean to the ranks, dtypes, dynamic dims and sizes the op's missing pairs hold, and each op statement applies it with
-#: these weights (another op drawn as usual, the focus op where it fits). Every other statement: at three in four the
-#: programs with data-dependent control flow fell from 49% to 39% of a 600-case stream (42% here, as unsteered).
-FOCUS_SHARE = (1.0, 1.0)
-#: And the program ends with up to this many more applications of it (``OpDrawing.focus_statements``).
-FOCUS_EXTRA = 4
-#: The results of the last this many focus op statements are added to the program's outputs (where they are in its
-#: body's scope), so that a fault on the op reaches what is compared.
-FOCUS_OUTPUTS = 2
-#: The weight of a bin the focus op never takes, against 1 for the top (:meth:`Steering.bias`).
-FOCUS_FLOOR = 0.05
+#: Each program ends with up to this many *focus* op statements (``OpDrawing.focus_statements``): each draws an op by
+#: its count of unseen reachable pairs (:meth:`Steering.focus_weights`), applies it to a fresh input whose dtype, rank,
+#: size-0 dim, dynamic dim and edge values are drawn for the op's missing pairs (:meth:`Steering.fitting_inputs`), and
+#: puts its result among the program's outputs, so that a converter's fault on the pair reaches what is compared.
+FOCUS_STATEMENTS = 10
+#: How many argument-and-attribute choices a focus op statement draws, taking the one with the most unseen pairs.
+FOCUS_CHOICES = 8
 #: The focus weight of an op with no unseen pairs left, against 1 for an op with one (so a few ops with unseen pairs
 #: are not drowned by hundreds that have none).
 FOCUS_DONE = 1 / 256
 #: The unseen pairs counted for an op the reference draw never made and the stream has not drawn yet.
 UNKNOWN = 16
+
+
+def spread(first: int, second: int, n: int) -> int:
+    """Two drawn 32-bit values as one of ``n`` choices, about evenly: Hypothesis draws small integers far more
+    often than large ones (one draw below ``n`` would favour the first ops of the table several times over),
+    so each is scattered by a multiplicative hash (Knuth's) and the two are added (one hashed value would still
+    favour the few choices that 1, 2, 3 land on). 0 and 0 give 0, where shrinking goes."""
+    return ((first * 2654435761) % 2**32 + (second * 2654435761 * 7) % 2**32) % n
+
+
+def weighted(draw, choices: tuple, weights) -> object:
+    """One of ``choices`` drawn by ``weights`` (positive numbers; None: evenly), from two drawn 32-bit values as
+    :func:`spread` scatters them; 0 and 0 give the first choice, where shrinking goes."""
+    shares = [max(1, round(w * 1024)) for w in weights] if weights is not None else [1] * len(choices)
+    unit = spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), sum(shares))
+    return choices[bisect.bisect_right(list(itertools.accumulate(shares)), unit)]
 
 
 def bin_value(v) -> str:
@@ -146,21 +161,15 @@ class Coverage:
 
 
 class Steering:
-    """What the generator steers by: the pairs seen per op before this chunk, the reachable ones, and for one program
-    its *focus* op (:meth:`at`); a plain class, not a dataclass: Hypothesis describes a strategy by its arguments,
-    and would print every pair."""
+    """What the generator steers by: the pairs seen per op before this chunk and the reachable ones; a plain class, not
+    a dataclass: Hypothesis describes a strategy by its arguments, and would print every pair."""
 
-    def __init__(self, seen: Mapping[str, frozenset], reach: Mapping[str, frozenset], focus: Optional[str] = None,
-                 cache: Optional[dict] = None):
-        self.seen, self.reach, self.focus = seen, reach, focus
-        self._cache = {} if cache is None else cache  # shared by the focused copies of one snapshot
+    def __init__(self, seen: Mapping[str, frozenset], reach: Mapping[str, frozenset]):
+        self.seen, self.reach = seen, reach
+        self._cache: dict = {}
 
     def __repr__(self) -> str:
         return f"Steering({sum(map(len, self.seen.values()))} pairs seen)"
-
-    def at(self, focus: str) -> "Steering":
-        """This snapshot, focused on the op ``focus`` (see :meth:`focus_weights`)."""
-        return Steering(self.seen, self.reach, focus, self._cache)
 
     def _cached(self, key, make):
         if key not in self._cache:
@@ -200,30 +209,32 @@ class Steering:
 
     def bias(self, feature: str, bins: Sequence) -> list[float]:
         """Weights for a program-level choice among ``bins`` of an argument feature (the dtype of the inputs, their
-        rank, a dynamic dim, a dim of size 0). Focused (:meth:`at`): by the focus op's pairs, each bin weighted by
-        the op's unseen pairs that hold it plus a quarter of its reachable ones (a bin the op cannot take at all:
-        :data:`FOCUS_FLOOR` of the top), so the inputs fit the op and lean to its missing pairs. Unfocused, or for
-        a feature the focus op's pairs never hold: 1 each, raised by up to :data:`BOOST` for the bins with the
-        most unseen pairs over every op."""
-        if self.focus is not None:
-            unseen, reachable = self.items(self.focus)
-            scores = [unseen[f"{feature}={b}"] + reachable[f"{feature}={b}"] / 4 for b in bins]
-            top = max(scores)
-            if top:
-                return [FOCUS_FLOOR + s / top for s in scores]
+        rank, a dynamic dim): 1 each, raised by up to :data:`BOOST` for the bins with the most unseen pairs over every
+        op."""
         counts = [self._unseen_items[f"{feature}={b}"] for b in bins]
         most = max(counts) or 1
         return [1.0 + BOOST * c / most for c in counts]
 
-    def wants(self, holds: Callable[[str], bool]) -> Optional[bool]:
-        """Whether the focus op has unseen pairs with an item ``holds`` accepts (True), only seen ones (None), or
-        no reachable pair with one (False; None too with no focus)."""
-        if self.focus is None:
-            return None
-        unseen, reachable = self.items(self.focus)
-        if any(holds(i) for i in unseen):
-            return True
-        return None if any(holds(i) for i in reachable) else False
+    def fitting_inputs(self, op: str, bins: Mapping[str, Sequence[str]], drawn: Iterable[str] = (),
+                       possible: Callable[[dict], bool] = lambda feats: True) -> list[tuple[dict, float]]:
+        """For a fresh first argument of ``op``: each combination of the argument features' ``bins`` (those the op
+        takes at all, and ``possible``), with its score: how many of the op's reachable pairs not seen yet (nor in
+        ``drawn``, this program's) it holds, plus a quarter of the unseen pairs of each of its bins with an attribute
+        (which the attribute choices of the statement may then meet); none for an op the reference draw never made."""
+        reach = self.reach.get(op)
+        if not reach:
+            return []
+        todo = reach - self.seen.get(op, frozenset()) - set(drawn)
+        takes = self.items(op)[1]
+        with_attr = Counter(item for pair in todo for item, other in itertools.permutations(pair.split("&"))
+                            if other.partition("=")[0] not in ARG_FEATURES)
+        choices = [[b for b in bins[f] if f"{f}={b}" in takes] or list(bins[f][:1]) for f in ARG_FEATURES]
+        out = []
+        for combo in itertools.product(*choices):
+            feats = dict(zip(ARG_FEATURES, combo))
+            if possible(feats):
+                out.append((feats, len(pairs(feats) & todo) + sum(with_attr[f"{k}={v}"] for k, v in feats.items()) / 4))
+        return out
 
     def unseen_share(self, op: str) -> float:
         """The share of ``op``'s reachable pairs not seen yet (1 for an op never seen)."""

@@ -22,10 +22,9 @@ from typing import Optional
 
 import hypothesis.strategies as st
 
-from conformance.program.coverage import Steering
+from conformance.program.coverage import Steering, weighted
 from conformance.program.dtypes import DRAWN_DTYPES, EDGE_KINDS, is_int
 from conformance.program.ir import DYNAMIC, OpStmt, TensorSpec, spec_leaves
-from conformance.program.op_drawing import weighted
 from conformance.program.ops import OPS
 
 EDGE_CONSTRUCTS = ("dtypes", "edge_values", "edge_shapes")
@@ -46,32 +45,15 @@ CONSTRUCT_OPS = {"dtypes": ("cast", "round_to", "round_to", "floor_div", "trunc_
                                  "concat_empty", "reshape_empty", "matmul_empty", "matmul_empty", "int_sum")}
 
 
-#: Per edge construct, the ``feature=bin`` items of pairwise coverage (``conformance.program.coverage``) that only
-#: programs with it on can hold.
-EDGE_ITEMS = {"dtypes": lambda item: item.startswith("dtype=") and item != "dtype=float32",
-              "edge_values": lambda item: item == "edge=True",
-              "edge_shapes": lambda item: item in ("zero_size=True", "rank=0", "rank=5")}
-
-
-def turned_on(draw, constructs, steering: Optional[Steering] = None) -> frozenset:
-    """The edge constructs of ``constructs`` this program uses (each in one program of :data:`SHARE`). With
-    ``steering`` focused on an op, a construct whose items (:data:`EDGE_ITEMS`) the op's unseen pairs hold is on in
-    two programs of three, and one whose items the op never takes (edge values: an op that takes none) in one of
-    :data:`SHARE` * 2."""
-    if steering is None:
-        return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs
-                         and draw(st.integers(0, SHARE - 1)) == SHARE - 1)
-    odds = {True: (1, 2), None: (SHARE - 1, 1), False: (2 * SHARE - 1, 1)}  # (off, on)
-    rec = OPS.get(steering.focus)
-    wants = {c: False if c == "edge_values" and rec is not None and not rec.edge_ok  # it takes no edge values
-             else steering.wants(EDGE_ITEMS[c]) for c in EDGE_CONSTRUCTS}
-    return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs and weighted(draw, (False, True), odds[wants[c]]))
+def turned_on(draw, constructs) -> frozenset:
+    """The edge constructs of ``constructs`` this program uses (each in one program of :data:`SHARE`)."""
+    return frozenset(c for c in EDGE_CONSTRUCTS if c in constructs and draw(st.integers(0, SHARE - 1)) == SHARE - 1)
 
 
 def shape(draw, on: frozenset, dynamic: bool, steering: Optional[Steering] = None) -> tuple:
     """An input shape: rank 1 to 4 with dims 1 to 5; with ``edge_shapes`` also rank 0 and 5, a dim of 0, and
-    size-1 dims. With ``steering``, the rank, the dynamic dim and a dim of size 0 lean to those with attribute pairs not
-    seen yet (of the focus op: ``Steering.bias``)."""
+    size-1 dims. With ``steering``, the rank and the dynamic dim lean to those with attribute pairs not seen yet
+    (``Steering.bias``)."""
     if "edge_shapes" not in on:
         rank = draw(st.integers(1, 4)) if steering is None else steered(draw, steering, "rank", (1, 2, 3, 4))
         dims = [draw(st.integers(1, 5)) for _ in range(rank)]
@@ -80,8 +62,6 @@ def shape(draw, on: frozenset, dynamic: bool, steering: Optional[Steering] = Non
                 else steered(draw, steering, "rank", (1, 2, 3, 4, 0, 5)))
         dims = [draw(st.sampled_from([1, 2, 3, 0])) if rank == 5 else draw(st.sampled_from([2, 3, 1, 5, 0]))
                 for _ in range(rank)]
-        if steering is not None and rank and steered(draw, steering, "zero_size", (False, True)):
-            dims[draw(st.integers(0, rank - 1))] = 0
     if dynamic and dims and (draw(st.booleans()) if steering is None
                              else steered(draw, steering, "dynamic", (False, True))) and dims[0] != 0:
         dims[0] = DYNAMIC
@@ -100,6 +80,38 @@ def program_dtype(draw, on: frozenset, steering: Optional[Steering] = None) -> s
 def steered(draw, steering: Steering, feature: str, bins: tuple):
     """One of ``bins`` of an argument feature, weighted by :meth:`Steering.bias` (the first where shrinking goes)."""
     return weighted(draw, bins, steering.bias(feature, [str(b) for b in bins]))
+
+
+def focus_bins(constructs, rec) -> dict[str, tuple]:
+    """The bins of each argument feature of pairwise coverage a fresh input of op ``rec`` may take in a program of
+    ``constructs`` (float32, ranks 1 to 4 and no edge alone, but with the construct that draws the others)."""
+    on = set(constructs)
+    return {"dtype": DRAWN_DTYPES if "dtypes" in on else ("float32",),
+            "rank": ("1", "2", "3", "4") + (("0", "5") if "edge_shapes" in on else ()),
+            "zero_size": ("False", "True") if "edge_shapes" in on else ("False",),
+            "edge": ("False", "True") if "edge_values" in on and rec.edge_ok else ("False",),
+            "dynamic": ("False", "True") if "dynamic_dim" in on else ("False",)}
+
+
+def possible(feats: dict) -> bool:
+    """Whether an input can hold the argument features ``feats`` together (see :func:`focus_leaf`)."""
+    rank, empty, dynamic = int(feats["rank"]), feats["zero_size"] == "True", feats["dynamic"] == "True"
+    return rank >= empty + dynamic and not (feats["dtype"] == "bool" and feats["edge"] == "True")
+
+
+def focus_leaf(draw, feats: dict, float_ranges) -> list[TensorSpec]:
+    """Input leaves with the argument features ``feats`` (:func:`possible`), one per value range of their dtype (the
+    first that a focus op takes is used): dims 1 to 5, one of size 0, the first dynamic, edge values of a drawn kind."""
+    rank, dtype = int(feats["rank"]), feats["dtype"]
+    dims = [draw(st.sampled_from([3, 2, 5, 1, 4])) for _ in range(rank)]
+    dynamic = feats["dynamic"] == "True"
+    if feats["zero_size"] == "True":
+        dims[draw(st.integers(int(dynamic), rank - 1))] = 0
+    if dynamic:
+        dims[0] = DYNAMIC
+    edge = draw(st.sampled_from(EDGE_KINDS)) if feats["edge"] == "True" else ""
+    ranges = float_ranges if not is_int(dtype) else UINT_RANGES if dtype == "uint8" else INT_RANGES
+    return [TensorSpec(tuple(dims), dtype, lo, hi, edge) for lo, hi in ranges]
 
 
 def leaf(draw, on: frozenset, shape: tuple, float_ranges, dtype: str) -> TensorSpec:

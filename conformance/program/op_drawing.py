@@ -18,8 +18,18 @@ from typing import Callable, Iterator, Optional
 import hypothesis.strategies as st
 from hypothesis import assume
 
-from conformance.program.coverage import CHOICES, FOCUS_EXTRA, FOCUS_OUTPUTS, FOCUS_SHARE, Steering, features, pairs
-from conformance.program.ir import OpStmt, OutDict, OutSeq, OutVar, Param, ProgramError, out_leaves
+from conformance.program.coverage import (
+    CHOICES,
+    FOCUS_CHOICES,
+    FOCUS_STATEMENTS,
+    Steering,
+    features,
+    pairs,
+    spread,
+    weighted,
+)
+from conformance.program.edges import focus_bins, focus_leaf, possible
+from conformance.program.ir import Get, Input, OpStmt, OutDict, OutSeq, OutVar, Param, ProgramError, out_leaves
 from conformance.program.ops import MAX_ABS, OPS, OpRecord, broadcast
 from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
 
@@ -33,59 +43,71 @@ EDGE_RANGE = (-math.inf, math.inf)
 ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int", "argmax", "argmin", "argsort")}
 
 
-def spread(first: int, second: int, n: int) -> int:
-    """Two drawn 32-bit values as one of ``n`` choices, about evenly: Hypothesis draws small integers far more
-    often than large ones (one draw below ``n`` would favour the first ops of the table several times over),
-    so each is scattered by a multiplicative hash (Knuth's) and the two are added (one hashed value would still
-    favour the few choices that 1, 2, 3 land on). 0 and 0 give 0, where shrinking goes."""
-    return ((first * 2654435761) % 2**32 + (second * 2654435761 * 7) % 2**32) % n
-
-
-def weighted(draw, choices: tuple, weights) -> object:
-    """One of ``choices`` drawn by ``weights`` (positive numbers; None: evenly), from two drawn 32-bit values as
-    :func:`spread` scatters them; 0 and 0 give the first choice, where shrinking goes."""
-    shares = [max(1, round(w * 1024)) for w in weights] if weights is not None else [1] * len(choices)
-    unit = spread(draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 2**32 - 1)), sum(shares))
-    return choices[bisect.bisect_right(list(itertools.accumulate(shares)), unit)]
-
-
 class OpDrawing:
     """Op statements, for the generator that mixes this in (see the module docstring)."""
 
     frameworks: tuple = ()  # the frameworks the program is rendered for (an op's ``refuses`` applies to them)
     steering: Optional[Steering] = None  # pairwise coverage to steer by (conformance.program.coverage)
     drawn_pairs: dict  # per op, the attribute pairs this program drew (with steering)
-    focus_outs: tuple = ()  # the variables focus op statements assigned, in order (op)
+    focus_inputs: tuple = ()  # the inputs focus op statements made (with steering)
+    focus_outs: tuple = ()  # the variables focus op statements assigned, in order
 
-    def focus(self) -> Optional[Steering]:
-        """With ``steering``: focus it on one of this program's ops, drawn by their unseen pairs
-        (:meth:`~conformance.program.coverage.Steering.focus_weights`), and return it (none without steering)."""
-        if self.steering is not None:
-            names = tuple(rec.name for rec in self.ops)
-            self.steering = self.steering.at(weighted(self.draw, names, self.steering.focus_weights(names)))
-        return self.steering
+    def train_layers(self, scope) -> Optional[list]:
+        """One op that depends on train()/eval() or autograd, where one fits (else a plain op)."""
+        layers = [rec for rec in self.ops if rec.train_layer]
+        return self.op(scope, layers) if layers else None
 
-    def focus_statements(self, scope) -> list:
-        """With steering: up to :data:`~conformance.program.coverage.FOCUS_EXTRA` applications of the program's focus
-        op at the end of its body (most often in its output, so a converter's fault on it shows), while it fits."""
-        rec = self.by_name.get(self.steering.focus) if self.steering is not None else None
+    def focus_statements(self, scope, inputs: int, ranges: tuple) -> list:
+        """With steering: up to :data:`~conformance.program.coverage.FOCUS_STATEMENTS` *focus* op statements (where the
+        body begins; the program has ``inputs`` inputs so far), each an op drawn by its count of unseen reachable pairs
+        applied to a fresh input (``focus_inputs``; float ones in one of ``ranges``) drawn for the op's missing pairs
+        (see :meth:`focus_statement`)."""
+        if self.steering is None:
+            return []
+        names = tuple(rec.name for rec in self.ops)
+        weights = self.steering.focus_weights(names)
         made: list = []
-        for _ in range(self.draw(st.integers(0, FOCUS_EXTRA)) if rec is not None else 0):
-            if not self.usable(rec, scope):
-                made += self.argument_for(rec, scope)
-            stmts = self.op(scope, [rec])
-            if stmts is None:
-                break
-            made += stmts
+        for _ in range(self.draw(st.integers(0, FOCUS_STATEMENTS))):
+            made += self.focus_statement(self.by_name[weighted(self.draw, names, weights)], scope, inputs, ranges)
         return made
 
+    def focus_statement(self, rec: OpRecord, scope, inputs: int, ranges: tuple) -> list:
+        """``rec`` applied to a fresh input whose argument features (dtype, rank, a dim of size 0, edge values, the
+        dynamic dim) are drawn by how many of the op's missing pairs they hold (``Steering.fitting_inputs``), with
+        the best of :data:`~conformance.program.coverage.FOCUS_CHOICES` attribute choices; its result noted for
+        the outputs (:meth:`focus_output`). Where no such input fits the op, it is applied to the variables in scope;
+        nothing where none fits."""
+        fits = self.steering.fitting_inputs(rec.name, focus_bins(self.constructs, rec),
+                                            self.drawn_pairs.get(rec.name, ()), possible)
+        first, made = None, []
+        if fits:
+            feats = weighted(self.draw, tuple(f for f, _ in fits), [score ** 2 for _, score in fits])
+            for spec in focus_leaf(self.draw, feats, ranges):  # the first value range the op takes
+                name, source = self.fresh(), f"x{inputs + len(self.focus_inputs)}"
+                scope.env[name] = self.variable(spec.type, (spec.low, spec.high), bool(spec.edge))
+                if any(args[0] == name for args in self.iter_candidates(rec, scope)):
+                    scope.local.add(name)
+                    self.aliased.add(name)
+                    self.focus_inputs += (Input(source, spec),)
+                    first, made = name, [Get(name, source, ())]
+                    break
+                del scope.env[name]
+                self.counter -= 1
+        if first is None and not self.usable(rec, scope):
+            return []
+        stmts = self.op(scope, [rec], first=first, choices=FOCUS_CHOICES)
+        if not stmts:
+            return made
+        self.focus_outs += (stmts[-1].out,)
+        scope.local.discard(stmts[-1].out)  # no later statement reassigns it: the output holds the focus op's result
+        return made + stmts
+
     def focus_output(self, output, scope):
-        """``output`` with the variables the last :data:`~conformance.program.coverage.FOCUS_OUTPUTS` focus op
-        statements assigned added (those still in ``scope``, the body's, and not outputs already): a converter's
-        fault on the focus op then reaches what is compared, not dead code."""
+        """``output`` with the variables the focus op statements assigned added (those still in ``scope``, the
+        body's, and not outputs already): a converter's fault on a focus op then reaches what is compared."""
         have = set(out_leaves(output))
         extra = [v for v in dict.fromkeys(reversed(self.focus_outs)) if v in scope.env and v not in have]
-        for leaf in map(OutVar, extra[:FOCUS_OUTPUTS]):
+        for leaf in map(OutVar, extra):
             if isinstance(output, OutSeq):
                 output = OutSeq(output.kind, output.items + (leaf,))
             elif isinstance(output, OutDict):
@@ -156,21 +178,13 @@ class OpDrawing:
                 and next(self.iter_candidates(rec, scope), None) is not None)
 
     def pick(self, scope) -> tuple[list, OpRecord]:
-        """An op that fits here, and the statements made first to fit it: with steering, now and then the program's
-        focus op (:data:`~conformance.program.coverage.FOCUS_SHARE`, where it fits); else drawn by the ops' weights,
-        up to :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it
+        """An op that fits here, and the statements made first to fit it: drawn by the ops' weights, up to
+        :data:`DRAWS` draws; an op that takes bool or int64 arguments where there are none gets one made for it
         first (a comparison, a cast, an argmax: such arguments are rare otherwise, and so are the ops that take
         them); then the next op that fits after the last one drawn (checking every op at every statement would make
         drawing slow with many ops)."""
         d = self.draw
         made: list = []  # kept even where the op still does not fit: the scope has their variables now
-        focus = self.by_name.get(self.steering.focus) if self.steering is not None else None
-        if focus is not None and weighted(d, (False, True), FOCUS_SHARE):  # the program's focus op, where it fits
-            if self.usable(focus, scope):
-                return made, focus
-            made = self.argument_for(focus, scope)
-            if made and self.usable(focus, scope):
-                return made, focus
         for attempt in range(DRAWS):
             unit = spread(d(st.integers(0, 2**32 - 1)), d(st.integers(0, 2**32 - 1)), self.cumulative[-1])
             i = bisect.bisect_right(self.cumulative, unit)
@@ -190,13 +204,13 @@ class OpDrawing:
             return made, OPS["cast"]
         raise ProgramError("no op fits the variables in scope")
 
-    def choose(self, rec: OpRecord, scope, candidates: list) -> tuple[tuple, list, dict]:
+    def choose(self, rec: OpRecord, scope, candidates: list, choices: int = CHOICES) -> tuple[tuple, list, dict]:
         """The arguments of an op statement, their types and its attributes: drawn once, or with ``steering``
-        (:class:`~conformance.program.coverage.Steering`) :data:`~conformance.program.coverage.CHOICES` times,
-        taking the choice with the most attribute pairs not seen yet (the first of equals)."""
+        (:class:`~conformance.program.coverage.Steering`) ``choices`` times, taking the choice with the most
+        attribute pairs not seen yet (the first of equals)."""
         d = self.draw
         best = None
-        for _ in range(1 if self.steering is None else CHOICES):
+        for _ in range(1 if self.steering is None else choices):
             args = d(st.sampled_from(candidates))
             types = [scope.env[a].type for a in args]
             attrs = rec.attrs(d, types) if rec.attrs else {}
@@ -225,19 +239,23 @@ class OpDrawing:
         makers = [self.by_name[name] for name in ENABLERS[missing[0]] if name in self.by_name]
         return (self.op(scope, makers) or []) if makers else []
 
-    def op(self, scope, pool: Optional[list] = None, fixed: Optional[Callable] = None) -> Optional[list]:
+    def op(self, scope, pool: Optional[list] = None, fixed: Optional[Callable] = None, first: Optional[str] = None,
+           choices: int = CHOICES) -> Optional[list]:
         """An op statement (and any statements made first to fit it): drawn by the weights, or from ``pool``;
-        ``fixed`` (an enabler's ``attrs``) picks the arguments it returns attributes for, and those attributes."""
+        ``fixed`` (an enabler's ``attrs``) picks the arguments it returns attributes for, and those attributes;
+        ``first``: the variable its first argument is; ``choices``: see :meth:`choose`."""
         d = self.draw
-        first: list = []  # statements that make an argument the op needs
+        before: list = []  # statements that make an argument the op needs
         if pool is None:
-            first, rec = self.pick(scope)
+            before, rec = self.pick(scope)
         else:
             usable = [rec for rec in pool if self.usable(rec, scope)]
             if not usable:
                 return None
             rec = d(st.sampled_from(usable))
         candidates = self.candidates(rec, scope)
+        if first is not None:
+            candidates = [args for args in candidates if args[0] == first] or candidates
         if fixed:
             candidates = [args for args in candidates if fixed([scope.env[a].type for a in args]) is not None]
             if not candidates:
@@ -247,7 +265,7 @@ class OpDrawing:
             types = [scope.env[a].type for a in args]
             attrs = fixed(types)
         else:
-            args, types, attrs = self.choose(rec, scope, candidates)
+            args, types, attrs = self.choose(rec, scope, candidates, choices)
         if rec.name == "mul_kwarg":
             attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
         out_t = rec.check(types, attrs)
@@ -272,7 +290,7 @@ class OpDrawing:
                 scope.reassigned.add(target)
             scope.env[target] = self.variable(out_t, iv, edge)
             self.recent.append(target)
-            return first + [self.note_focus(rec, dataclasses.replace(stmt, out=target))]
+            return before + [dataclasses.replace(stmt, out=target)]
         if rec.data_dependent:  # a new variable, its data-dependent dim named after it (see OpRecord)
             name = self.fresh()
             scope.local.add(name)
@@ -283,10 +301,4 @@ class OpDrawing:
             made = self.assign(scope, stmt, out_t, iv, edge)
         if rec.view:
             self.aliased.update((made.out, args[0]))
-        return first + [self.note_focus(rec, made)]
-
-    def note_focus(self, rec: OpRecord, stmt: OpStmt) -> OpStmt:
-        """``stmt``, an application of ``rec``; its variable noted where ``rec`` is the program's focus op."""
-        if self.steering is not None and rec.name == self.steering.focus:
-            self.focus_outs += (stmt.out,)
-        return stmt
+        return before + [made]

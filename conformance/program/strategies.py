@@ -181,11 +181,6 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         made = getattr(self, kind)(scope)
         return made if made is not None else self.op(scope)
 
-    def train_layers(self, scope: Scope) -> Optional[list]:
-        """One op that depends on train()/eval() or autograd, where one fits (else a plain op)."""
-        layers = [rec for rec in self.ops if rec.train_layer]
-        return self.op(scope, layers) if layers else None
-
     def variable(self, t: TensorType, iv: Interval, edge: bool = False) -> Variable:
         """A variable of type ``t`` with values in ``iv`` (``edge``: it may hold edge values), for a scope."""
         return Variable(t, iv, edge)
@@ -415,7 +410,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     g = _Gen(draw, max_statements=max_statements, max_depth=max_depth, constructs=constructs, ops=op_names,
              steering=steering)
     seed = draw(st.integers(0, 2**31 - 1))
-    g.edges = turned_on(draw, constructs, g.focus())  # with steering: the program's focus op (op_drawing)
+    g.edges = turned_on(draw, constructs)
     g.dtype = program_dtype(draw, g.edges, g.steering)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     g.frameworks = frameworks
@@ -433,12 +428,13 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high), bool(leaf.edge))
             scope.local.add(name)
     body.extend(g.input_writes(scope, [s.out for s in body]))  # only with the opt-in "mutation" construct
+    body.extend(g.focus_statements(scope, len(inputs), INPUT_RANGES))  # steering: ops on inputs fit to their pairs
+    inputs += g.focus_inputs
     envs = []  # the variables visible before each top-level statement, for early returns
     for _ in range(draw(st.integers(1, max_statements))):
         envs.append((len(body), {n: v.type for n, v in scope.env.items()}))
         body.extend(g.statement(scope))
-    body.extend(g.focus_statements(scope))  # with steering: applications of the focus op, where it fits
-    output = g.focus_output(g.output(scope), scope)  # with steering: the focus op's last results among the outputs
+    output = g.focus_output(g.output(scope), scope)  # with steering: the focus ops' results among the outputs
     if "early_return" in constructs and draw(st.booleans()):
         at, env = draw(st.sampled_from(envs))
         mapping = {}
