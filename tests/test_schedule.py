@@ -99,6 +99,7 @@ def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
     floors = planner.floors()
     assert floors["refused"] == {"torch.refusing@infer": [12, 12]}
     assert floors["starved"]["torch.starved@infer"] == 3 and "torch.refusing@infer" not in floors["starved"]
+    assert floors["core_short"] == {"torch.script@infer": 0}  # no record of the core task arrived
     # every floor (10 cases of the core and its reference, 10 programs of each other task) and the core's 100
     need = MIN_PROGRAMS * (0.2 + 2.0 + 3 * 0.01 + 50.0) + (CORE_PROGRAMS - MIN_PROGRAMS) * 0.2  # 3: refusals
     assert floors["budget_s"] == round(need / EFFICIENCY)
@@ -107,6 +108,7 @@ def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
     said = "\n".join(plan_lines(planner.summary(), "summary.md"))
     assert f"for want of time: the budget is too small for every task's floor (about {round(need / EFFICIENCY)} s" \
         in said and "1 task(s) judged fewer than 10 programs because they refused" in said
+    assert "1 core task(s) judged fewer than 100 programs" in said
     assert "| torch.refusing@infer | 0 | refused or discarded 12 of the 12 programs offered |" in \
         plan_markdown(planner.summary())
 

@@ -128,6 +128,11 @@ def plan_lines(plan: dict, where) -> list[str]:
                 f"here)" if "budget_s" in floors else "")
         lines.append(f"{len(floors['starved'])} task(s) judged fewer than 10 programs for want of time: the budget "
                      f"is too small for every task's floor{need}; which: {where}")
+    if floors.get("core_short"):
+        need = f"; about {floors['budget_s']} s would give each 100 at the costs measured here" \
+            if "budget_s" in floors else ""
+        lines.append(f"{len(floors['core_short'])} core task(s) judged fewer than 100 programs (refused ones not "
+                     f"counted{need}); which: {where}")
     if floors.get("refused"):
         lines.append(f"{len(floors['refused'])} task(s) judged fewer than 10 programs because they refused (or the "
                      f"oracle discarded) most of those offered, not for want of time; which: {where}")
@@ -153,6 +158,9 @@ def plan_markdown(plan: dict) -> str:
                   "", "| framework | cases skipped | why |", "|---|---:|---|"]
         lines += [f"| {fw} | {n} | {_md_code(why[:200])} |" for fw, why, n in unrendered]
     floors = plan.get("floors", {})
+    if floors.get("core_short"):
+        lines += ["", "## Core paths under 100 programs judged", "", "| task | judged |", "|---|---:|"]
+        lines += [f"| {k} | {n} |" for k, n in floors["core_short"].items()]
     if floors.get("starved") or floors.get("refused") or floors.get("steered"):
         lines += ["", "## Tasks under 10 programs judged", ""]
         if "budget_s" in floors:

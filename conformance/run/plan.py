@@ -26,6 +26,7 @@ from typing import Callable, Optional
 from conformance.run.costs import CORE, COSTS
 from conformance.run.neighbours import unrenderable
 from conformance.run.schedule import (
+    CORE_PROGRAMS,
     EFFICIENCY,
     MIN_PROGRAMS,
     PREPARE_COST,
@@ -277,7 +278,8 @@ class Planner:
         """The tasks that judged fewer than :data:`~conformance.run.schedule.MIN_PROGRAMS` programs, told apart:
         ``refused`` (offered that many and more, but refused or discarded most: task -> [refused, offered]), ``steered``
         (known bugs took the programs it lacks: task -> judged), ``starved`` (short of time: task -> judged); and
-        ``budget_s``: the budget that would give every task its floor and each core task
+        ``core_short``: the core tasks that judged fewer than :data:`~conformance.run.schedule.CORE_PROGRAMS` (task ->
+        judged); and ``budget_s``: the budget that would give every task its floor and each core task
         :data:`~conformance.run.schedule.CORE_PROGRAMS` judged at the costs measured in this run (refused programs
         included), on its workers."""
         out: dict = {"refused": {}, "steered": {}, "starved": {}}
@@ -293,6 +295,8 @@ class Planner:
                 out["starved"][key] = judged
         if self.sample == "cost":
             costs, core, prepare = self._costs(mean=True)  # every program of a floor is a new one
+            out["core_short"] = {k: self.records[k] - self.refused[k] for k in sorted(core)
+                                 if self.records[k] - self.refused[k] < CORE_PROGRAMS}
             for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)
                 offered = self.records[key] / max(1, self.records[key] - self.refused[key]) if self.records[key] else 1
                 costs[key] *= min(offered, OFFER_LIMIT / MIN_PROGRAMS)
