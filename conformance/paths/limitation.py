@@ -155,6 +155,11 @@ class Limitation:
         return sum(bool(x) for x in (self.modes, self.errors, self.message, self.divergences, self.where,
                                      self.constructs, self.ops, self.facts, self.versions))
 
+    def covers(self, kind: str, where: str) -> bool:
+        """Whether the record speaks of a diverging leaf at ``where`` of divergence ``kind`` (a record without
+        divergence selectors speaks of every leaf)."""
+        return (not self.divergences or kind in self.divergences) and bool(re.search(self.where, where))
+
     def applies(self, failure: Failure, version: str) -> bool:
         if failure.phase not in self.phases or (self.modes and failure.mode not in self.modes):
             return False
@@ -166,10 +171,8 @@ class Limitation:
             return False
         if self.errors and not set(self.errors) & set(failure.error_types):
             return False
-        if self.divergences or self.where:
-            if not any((not self.divergences or kind in self.divergences) and re.search(self.where, where)
-                       for kind, where in failure.divergences):
-                return False
+        if (self.divergences or self.where) and not any(self.covers(*d) for d in failure.divergences):
+            return False
         if self.message and not re.search(self.message, failure.message, re.S):
             return False
         if self.versions:

@@ -136,6 +136,21 @@ class PathRecord:
         return max((lim for lim in self.records if lim.applies(failure, version)), key=lambda lim: lim.specificity,
                    default=None)
 
+    def mismatch_named_by(self, failure: Failure, version: str) -> Optional[Limitation]:
+        """The record that names a mismatch (``failure``: its diverging leaves): the documented divergences that
+        apply, where together they cover every diverging leaf (the most specific of them names it); else the most
+        specific other record (a known bug) that applies to a leaf they leave; None: a new finding. A documented
+        divergence of some leaves does not excuse the others, and a known bug does not name leaves it does not
+        speak of."""
+        applicable = sorted((lim for lim in self.records if lim.applies(failure, version)),
+                            key=lambda lim: lim.specificity, reverse=True)
+        documented = [lim for lim in applicable if lim.outcome == "expected_divergence"]
+        left = [d for d in failure.divergences if not any(lim.covers(*d) for lim in documented)]
+        if documented and not left:
+            return documented[0]
+        return next((lim for lim in applicable if lim.outcome != "expected_divergence"
+                     and any(lim.covers(*d) for d in left)), None)
+
 
 @dataclass
 class ConvertContext:

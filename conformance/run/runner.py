@@ -348,11 +348,8 @@ def _judge(entry: InputResult, out, ref: Judged, prep: Prepared, rules: Mode, pa
             entry.blame = _blame(blame_mismatch, ctx, artifact, run.args, _comparer(rules, path, ref))
     if entry.outcome == "mismatch":  # a known bug: still a mismatch, named (the pytest suites xfail it)
         divergences = tuple((leaf.kind, leaf.path) for leaf in report.failures)
-        lim = path.limitation_for(Failure("compare", mode, divergences=divergences).of_program(prep.program)
-                                  .of_context(ctx), version)
-        if lim and lim.outcome == "expected_divergence" and lim.where and \
-                not all(re.search(lim.where, where) for _, where in divergences):
-            lim = None  # a documented divergence of some leaves does not excuse the others
+        lim = path.mismatch_named_by(Failure("compare", mode, divergences=divergences).of_program(prep.program)
+                                     .of_context(ctx), version)
         if lim and lim.outcome == "expected_divergence":  # the path's documented behaviour, not a bug
             entry.outcome, entry.limitation = lim.outcome, lim.text
             entry.message = f"{entry.message} ({lim.reason})"
