@@ -54,10 +54,10 @@ def test_at_least_150_records_over_the_families():
 
 
 def test_a_short_draw_uses_most_ops():
-    counts = draw_counts(300)
+    counts = draw_counts(150)  # the steered stream's focus statements reach 269 of 271 ops in 150 programs
     _report(counts)
     drawn = sum(1 for name in OPS if counts[name])
-    assert drawn >= 0.9 * len(OPS), f"only {drawn} of {len(OPS)} ops drawn in 300 programs"
+    assert drawn >= 0.9 * len(OPS), f"only {drawn} of {len(OPS)} ops drawn in 150 programs"
 
 
 @pytest.mark.slow
