@@ -47,7 +47,8 @@ def _direction(n: int):
     def bins(ts, a):
         ins, outs = ts[0].shape[-n:], _out_sizes(ts[0], n, a)
         ways = {"down" if o < i else "up" if o > i else "same" for i, o in zip(ins, outs)}
-        return {"scale": "mixed" if {"down", "up"} <= ways else "down" if "down" in ways else ways.pop()}
+        return {"scale": "mixed" if {"down", "up"} <= ways else "down" if "down" in ways else "up" if "up" in ways
+                else "same"}
     return bins
 
 
