@@ -31,6 +31,7 @@ from typing import Optional
 
 import hypothesis.strategies as st
 
+from conformance.program.coverage import spread
 from conformance.program.ir import (
     BOOL,
     DYNAMIC,
@@ -48,7 +49,6 @@ from conformance.program.ir import (
     While,
     union,
 )
-from conformance.program.op_drawing import spread
 from conformance.program.ops import MAX_BATCH
 from conformance.program.ops.record import may_be_empty
 from conformance.program.scope import Variable, join

@@ -27,9 +27,11 @@ from conformance.program.case import Case
 from conformance.program.flow import cuts
 from conformance.program.ir import OpStmt, ProgramError
 from conformance.program.ops import OPS
+from conformance.program.ops.effects import FAMILIES
 from conformance.program.ops.record import FRAMEWORKS
 from conformance.program.strategies import DEFAULT_CONSTRUCTS, cases, input_sets
 from conformance.program.truncate import truncate
+from conformance.program.typecheck import op_arg_types
 
 #: The share of a campaign's cases started from the corpus when one is given.
 CORPUS_SHARE = 0.25
@@ -72,14 +74,12 @@ def unrenderable(case: Case, framework: str) -> Optional[str]:
         why = rec.missing.get(framework, "no emitter") if rec is not None else "unknown op"
         return f"no {framework} emitter for {', '.join(missing)}: {why}"
     if any(OPS[op].refuses.get(framework) for op in case.program.ops()):
-        from conformance.program.typecheck import op_arg_types
-
-        refusing = {id(s): s for s in case.program.walk() if isinstance(s, OpStmt) and OPS[s.op].refuses.get(framework)}
-        for stmt_id, types in op_arg_types(case.program).items():
-            stmt = refusing.get(stmt_id)
-            refused = sorted({t.dtype for t in types} & set(OPS[stmt.op].refuses[framework])) if stmt else ()
-            if refused:
-                return f"{framework}'s {stmt.op} refuses {', '.join(refused)}"
+        arg_types = op_arg_types(case.program)
+        for s in case.program.walk():
+            if isinstance(s, OpStmt) and (refuses := OPS[s.op].refuses.get(framework)):
+                refused = sorted({t.dtype for t in arg_types[id(s)]} & set(refuses))
+                if refused:
+                    return f"{framework}'s {s.op} refuses {', '.join(refused)}"
     return None
 
 
@@ -89,8 +89,6 @@ def construct_subsets(frameworks: Sequence[str], constructs: Iterable[str],
     more) have no statement for: the frameworks that have one (among ``ops``, where the ops drawn are named). A
     campaign over all of ``frameworks`` draws only what every one renders, so it would never draw that construct;
     :func:`campaign_cases` draws a share of its programs for each such subset."""
-    from conformance.program.ops.effects import FAMILIES
-
     frameworks, named = tuple(frameworks), None if ops is None else set(ops)
     out = []
     for family, construct in FAMILIES.items():
