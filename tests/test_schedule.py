@@ -10,6 +10,7 @@ from conformance.run.records import ResultRecord
 from conformance.run.schedule import (
     CORE_PROGRAMS,
     EFFICIENCY,
+    MIN_ACCEPT,
     MIN_PROGRAMS,
     OTHER_SHARE,
     Schedule,
@@ -64,6 +65,14 @@ def test_floors_first_then_the_core_to_its_hundred_then_the_rest_by_cost():
     assert starved == {"t.core@infer": 1.0, "t.cheap@infer": 1.0, "t.mid@infer": 0.0, "t.slow@infer": 1.0}
     # a cap on the cases leaves time for every case
     assert set(allot(costs, {"t.core@infer"}, prepare, 1e6, judged=done, positions_cap=20).values()) == {1.0}
+    # a core task that judges one program in 4 (it refuses the rest) needs 4 cases for each it lacks, at most
+    # 1 / MIN_ACCEPT; the others then get less of the time
+    refusing = floor_seconds(costs, {"t.core@infer"}, prepare, done, accept={"t.core@infer": 0.25})[1]
+    assert refusing == pytest.approx(4 * (CORE_PROGRAMS - MIN_PROGRAMS) * 0.2)
+    nothing = floor_seconds(costs, {"t.core@infer"}, prepare, done, accept={"t.core@infer": 0.0})[1]
+    assert nothing == pytest.approx((CORE_PROGRAMS - MIN_PROGRAMS) / MIN_ACCEPT * 0.2)
+    fewer = allot(costs, {"t.core@infer"}, prepare, 1000.0, judged=done, accept={"t.core@infer": 0.25})
+    assert fewer["t.core@infer"] == 1.0 and fewer["t.slow@infer"] < long["t.slow@infer"]
     # no core task: equal time, the cheapest task on every case
     assert allot({"a@infer": 0.1, "b@infer": 1.0}, set(), {"a": 0.1, "b": 0.1}, 1000.0,
                  judged={"a@infer": 10, "b@infer": 10})["a@infer"] == 1.0

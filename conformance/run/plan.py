@@ -247,9 +247,9 @@ class Planner:
         else:
             worker_s = max(0.0, self.budget * self.workers * EFFICIENCY - self.given_s)
         cap = None if self.max_positions is None else max(1, self.max_positions - position)
-        judged = self.judged()
-        self.schedule.rates = allot(costs, core, prepare, worker_s, judged, cap)
-        self.short = any(floor_seconds(costs, core, prepare, judged))
+        judged, accept = self.judged(), self.accept()
+        self.schedule.rates = allot(costs, core, prepare, worker_s, judged, cap, accept=accept)
+        self.short = any(floor_seconds(costs, core, prepare, judged, accept=accept))
 
     def judged(self) -> dict:
         """Programs each task has judged or will judge, as its floor counts them: those given it, less those it
@@ -259,6 +259,14 @@ class Planner:
             return dict(self.given)
         out = {k: n - self.refused[k] for k, n in self.given.items()}
         return {k: max(n, MIN_PROGRAMS) if self.given[k] >= OFFER_LIMIT else n for k, n in out.items()}
+
+    def accept(self) -> dict:
+        """The share of its programs each task judged, refusals left out (with ``adapt``, for a task with
+        :data:`~conformance.run.schedule.MIN_PROGRAMS` records or more; see
+        :func:`~conformance.run.schedule.floor_seconds`)."""
+        if not self.adapt:
+            return {}
+        return {k: (n - self.refused[k]) / n for k, n in self.records.items() if n >= MIN_PROGRAMS}
 
     # ------------------------------------------------------------------ the summary
 
@@ -300,7 +308,7 @@ class Planner:
             for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)
                 offered = self.records[key] / max(1, self.records[key] - self.refused[key]) if self.records[key] else 1
                 costs[key] *= min(offered, OFFER_LIMIT / MIN_PROGRAMS)
-            need = sum(floor_seconds(costs, core, prepare))
+            need = sum(floor_seconds(costs, core, prepare, accept=self.accept()))
             elapsed = self.clock() or 0.0
             out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
         return out

@@ -32,6 +32,7 @@ files (:func:`calibrated`).
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -48,6 +49,10 @@ OTHER_SHARE = 0.4
 MIN_PROGRAMS = 10
 #: The programs each core task judges at least (after every task's floor), where the budget allows.
 CORE_PROGRAMS = 100
+#: The least share of its programs a core task is taken to judge when the cases its floor needs are counted (a core
+#: task that refuses most programs, such as ``torch.export`` refusing data-dependent control flow, needs that many
+#: more cases; one that refuses almost everything is offered at most ``1 / MIN_ACCEPT`` times the programs it lacks).
+MIN_ACCEPT = 0.2
 #: How many programs the cost table's figure weighs against those measured in the run.
 PRIOR_WEIGHT = 2
 #: Seconds per program of a task the table lacks, until measured; seconds of a case's eager reference.
@@ -121,24 +126,29 @@ def _split(costs: dict, core: set, prepare: dict) -> tuple[dict, float]:
 
 
 def floor_seconds(costs: dict, core: set, prepare: dict, judged: Optional[dict] = None,
-                  min_programs: int = MIN_PROGRAMS, core_programs: int = CORE_PROGRAMS) -> tuple[float, float]:
+                  min_programs: int = MIN_PROGRAMS, core_programs: int = CORE_PROGRAMS,
+                  accept: Optional[dict] = None) -> tuple[float, float]:
     """Worker seconds the floors still need: every task to ``min_programs`` programs, then (second figure, on top
-    of the first) the ``core`` tasks to ``core_programs`` each (``judged``: the programs each has judged or will)."""
-    judged = judged or {}
+    of the first) the ``core`` tasks to ``core_programs`` each (``judged``: the programs each has judged or will;
+    ``accept``: the share of the programs given each task that it judged, refusals left out, 1 where not told: a
+    core task that judges one program in 4 needs 4 cases for each it lacks, :data:`MIN_ACCEPT` at least)."""
+    judged, accept = judged or {}, accept or {}
     others, base = _split(costs, core, prepare)
     floor = {k: max(0, min_programs - judged.get(k, 0)) for k in costs}
     first = max(floor.values(), default=0)  # positions every task's floor needs (a rate is at most 1)
-    core_need = max((core_programs - judged.get(k, 0) for k in core), default=0)
+    core_need = max((math.ceil(max(0, core_programs - judged.get(k, 0)) / max(MIN_ACCEPT, accept.get(k, 1.0)))
+                     for k in core), default=0)
     return (first * base + sum(floor[k] * c for k, c in others.items()),
             max(0, core_need - first) * base)
 
 
 def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Optional[dict] = None,
           positions_cap: Optional[int] = None, min_programs: int = MIN_PROGRAMS,
-          core_programs: int = CORE_PROGRAMS) -> dict:
+          core_programs: int = CORE_PROGRAMS, accept: Optional[dict] = None) -> dict:
     """Rates of the tasks of ``costs`` (task key -> seconds per program; eager paths left out) for a campaign with
     ``worker_s`` worker seconds left (as the records count them) and at most ``positions_cap`` cases left;
-    ``judged``: the programs each task has judged or will judge (those given it, less those it refused).
+    ``judged``: the programs each task has judged or will judge (those given it, less those it refused);
+    ``accept``: see :func:`floor_seconds`.
 
     In this order, as far as the time goes:
 
@@ -146,7 +156,8 @@ def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Option
        case until it has it, so a campaign cut short has them). Where the time does not cover the floors, the
        tasks short of theirs judge every case, the others none, and the core tasks every case: the same number of
        programs for each (max-min), as many as the time allows;
-    2. the ``core`` tasks judge every case until each has ``core_programs`` (with each case's eager references);
+    2. the ``core`` tasks judge every case until each has ``core_programs`` (with each case's eager references; a
+       core task that refuses most programs needs that many more cases);
     3. the rest of the time: ``1 - OTHER_SHARE`` to more cases for the core tasks, ``OTHER_SHARE`` to the others,
        an equal share of the time each (water-filling: a task that judges every case with less leaves the rest to
        the others, and what they all leave goes to more cases).
@@ -156,7 +167,7 @@ def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Option
     others, base = _split(costs, core, prepare)
     floor = {k: max(0, min_programs - judged.get(k, 0)) for k in others}
     rates = {k: 1.0 for k in core}
-    first_s, core_s = floor_seconds(costs, core, prepare, judged, min_programs, core_programs)
+    first_s, core_s = floor_seconds(costs, core, prepare, judged, min_programs, core_programs, accept)
     cap = float("inf") if positions_cap is None else max(1, positions_cap)
     if first_s >= worker_s:  # the floors alone take the time (step 1)
         rates.update({k: 1.0 if floor[k] > 0 else 0.0 for k in others})
