@@ -248,6 +248,52 @@ RECORDS = (
                  "campaign seed 2, case 5f02c2f4a810; cases/paddle-onnx-floor-divide-infinite.json."),
         example=Failure('compare', divergences=(('nonfinite', '[0]'),), ops=('floor_div',)),
     ),
+    writes_wrong(
+        "paddle2onnx.gelu_tanh_as_erf",
+        reason=("paddle2onnx writes F.gelu(x, approximate=True), the tanh approximation, as the exact erf GELU: "
+                "results part by up to 4e-4"),
+        divergences=('value',),
+        versions=">=2.1",
+        package="paddle2onnx",
+        ops=('gelu_tanh',),
+        case="paddle-onnx-gelu-tanh-as-erf.json",
+        script="paddle_onnx_gelu_tanh_as_erf.py",
+        found="2026-11-29 (paddle 3.3.1, paddle2onnx 2.1.0)",
+        details=("known bug: paddle2onnx's converter of pd_op.gelu ignores its approximate attribute: "
+                 "`F.gelu(x, approximate=True)` (0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))) becomes Div, Erf, "
+                 "Add, Mul, Mul, the exact GELU, and onnxruntime's results part from Paddle's by up to 4.4e-4 on "
+                 "[-3, 3] (they agree with the exact GELU to 3e-7). Provenance: found by conformance 2026-11-29 "
+                 "(paddle 3.3.1, paddle2onnx 2.1.0, opset 9), campaign seed 0, 300 s, case d6a0647aac57; "
+                 "cases/paddle-onnx-gelu-tanh-as-erf.json, cases/standalone/paddle_onnx_gelu_tanh_as_erf.py."),
+        example=Failure('compare', divergences=(('value', '[1]'),), ops=('gelu_tanh',)),
+    ),
+    known_bug(
+        "paddle2onnx.tensor_array_in_loop",
+        reason=("paddle2onnx writes a tensor array appended to in a converted loop as an invalid graph: the loop "
+                "body's array_write is read outside the Loop"),
+        errors=('InvalidArgument', 'Fail'),
+        message=r"p2o\.sub_block\.pd_op\.array_write_",
+        versions=">=2.1",
+        package="paddle2onnx",
+        constructs=('tensor_array',),
+        case="paddle-onnx-tensor-array-in-loop.json",
+        found="2026-11-29 (paddle 3.3.1, paddle2onnx 2.1.0)",
+        details=("known bug: `a = paddle.tensor.create_array(paddle.float32); for r in x: a = array_write(tanh(r), "
+                 "array_length(a), a)` (or a for over range(x.shape[0]) of a dynamic dim, or a while on a tensor), "
+                 "then paddle.stack(a): paddle2onnx's Loop keeps the body's array_write result inside its sub-block "
+                 "and the stack after the loop reads it ('Nodes in a graph must be topologically sorted'; onnxruntime "
+                 "refuses the file: 'Node input p2o.sub_block.pd_op.array_write_.0.0 is not a graph input, "
+                 "initializer, or output of a previous node'); eager and to_static run it, and a loop of a static "
+                 "count (unrolled) exports right. A while whose condition is `z.mean() < t` aborts before that "
+                 "(`paddle2onnx.full_mean`). Provenance: found by conformance 2026-11-29 (paddle 3.3.1, paddle2onnx "
+                 "2.1.0), written from the generator's Paddle tensor arrays; cases/paddle-onnx-tensor-array-in-"
+                 "loop.json."),
+        example=Failure('convert', error_types=('InvalidArgument',),
+                        message="[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Load model from model.onnx failed:Invalid "
+                                "model. Node input 'p2o.sub_block.pd_op.array_write_.0.0' is not a graph input, "
+                                "initializer, or output of a previous node.",
+                        constructs=('for_rows', 'tensor_array')),
+    ),
     known_bug(
         "paddle2onnx.reduce_0d_arrange",
         reason=("paddle2onnx cannot convert a reduction over every axis of a 0-d tensor (x.max(), x.min(), x.sum() "

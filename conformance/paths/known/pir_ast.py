@@ -590,7 +590,7 @@ RECORDS = (
         message=(r"op \[pd_op\.(flatten|diagonal|unsqueeze)\] kernel output args \(\d+\) defs should equal op "
                  r"outputs"),
         versions=">=3.3",
-        ops=('flatten', 'diagonal', 'unsqueeze'),
+        ops=('flatten', 'flatten_range', 'diagonal', 'unsqueeze'),
         paths=AST_PATHS,
         case="paddle-to-static-flatten-float16.json",
         script="paddle_static_kernel_output_args.py",
@@ -598,7 +598,8 @@ RECORDS = (
         details=("known bug: some ops do not run in a static program on the CPU (to_static's run, jit.load, every "
                  "Paddle Inference predictor) for dtypes dygraph runs: PIR's kernel selection fails, 'op "
                  "[pd_op.flatten] kernel output args (0) defs should equal op outputs (1)': paddle.flatten of "
-                 "float16 (a dtype its docs list; complex64 too), paddle.diagonal of float16 and bfloat16 (listed) "
+                 "float16 (a dtype its docs list; complex64 too; also `paddle.flatten(x, 1, 2)`, the IR's "
+                 "flatten_range: case d2a59e38587f, 2026-11-29), paddle.diagonal of float16 and bfloat16 (listed) "
                  "and int8, uint8, int16 (not listed), paddle.unsqueeze of float16 (listed; found 2026-11-29, "
                  "campaign seed 0, 300 s, case 43b483539b35). Provenance: "
                  "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/flatten_en.html, "
@@ -917,6 +918,31 @@ RECORDS = (
         example=Failure('compare', divergences=(('shape', 'output'),), constructs=('none_value', 'type_differs_if')),
     ),
     known_bug(
+        "pir_ast.is_none_after_python_if_training",
+        reason=("The train-mode face of `pir_ast.is_none_after_python_if`: the 0-d value AST to_static returns for `x "
+                "if y is None else y` leaves that output out of the loss"),
+        phases=('compare',),
+        divergences=('value',),
+        where=r"\['losses'\]",
+        modes=frozenset({'train'}),
+        versions=">=3.3",
+        constructs=('none_value',),
+        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy'),
+        case="paddle-to-static-is-none-after-tensor-if.json",
+        script="paddle_to_static_is_none_after_tensor_if.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `pir_ast.is_none_after_python_if` in train mode, where only the losses, parameters and "
+                 "buffers are compared: the converted layer returns a 0-d value for the output `x if y is None else "
+                 "y` (y = None, assigned in an if on a Python number from the data that AST to_static makes a "
+                 "pd_op.if), the loss head leaves a leaf of another shape out, and the training losses differ from "
+                 "the first step (the same case's infer and grad modes show the 0-d output itself). Provenance: "
+                 "found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case 3b20c0e921cb "
+                 "(train mode on to_static and to_static_per_call; infer and grad named by the shape record)."),
+        example=Failure('compare', mode="train", divergences=(('value', "['sgd']['losses']"),
+                                                             ('value', "['adam']['losses']")),
+                        constructs=('none_value', 'type_differs_if')),
+    ),
+    known_bug(
         "pir_ast.python_float_loop_carry_float64",
         reason=("An AST to_static while loop carries a Python float that becomes a float32 tensor in the loop as a "
                 "float64 tensor"),
@@ -1093,29 +1119,6 @@ RECORDS = (
                         ops=('cast', 'unique')),
     ),
     known_bug(
-        "pir_ast.expand_bool_input_spec_training",
-        reason=("A layer in train() converted with an InputSpec (stop_gradient False by default, also for a bool "
-                "input) fails where static paddle.expand refuses that bool"),
-        errors=('ValueError',),
-        message="When the data type of input 'x' for expand is bool, you must set its stop_gradient",
-        modes=frozenset({'grad', 'train'}),
-        versions=">=3.0",
-        paths=('paddle.to_static', 'paddle.to_static_per_call', 'paddle.to_static_build_strategy',
-               'paddle.to_static_amp'),
-        found="2026-11-29 (paddlepaddle 3.3.1)",
-        details=("known bug: the to_static face of `paddle_jit_save.expand_bool_input_spec`: a layer in train() "
-                 "converted with an InputSpec for a bool input (its stop_gradient is False by default) builds a "
-                 "program where the bool input needs a gradient, and static paddle.expand (or tile) refuses it "
-                 "('When the data type of input 'x' for expand is bool, you must set its stop_gradient to be "
-                 "False ...'); in eval() the program is built without gradients and converts, and dygraph runs it. "
-                 "Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case "
-                 "f2343ae19b76 (train mode)."),
-        example=Failure('convert', mode="train", error_types=('ValueError',),
-                        message="In transformed code: ValueError: When the data type of input 'x' for expand is "
-                                "bool, you must set its stop_gradient to be False by some_var.stop_gradient = True",
-                        ops=('expand', 'reshape')),
-    ),
-    known_bug(
         "pir_ast.inplace_pass_overwrites_output",
         reason=("With a backward, PIR's inplace pass lets paddle.std or paddle.var subtract the mean in place into "
                 "a value the program also returns"),
@@ -1187,8 +1190,8 @@ RECORDS = (
                  "'(Unimplemented) Only support DenseTensorType, SelectedRows, SparseCooTensorType, "
                  "SparseCsrTensorType and VectorType' where the stacked list reaches the outputs, "
                  "'(PreconditionNotMet) The (2) result and operand type is not equal ... pd_op.tensor_array<f32> != "
-                 "pd_op.tensor_array<f32>' where it does not (jit.load'ed layers too; the RNN helper's face: "
-                 "`pir_ast.rnn_loop_backward_loaded`); dygraph computes the "
+                 "pd_op.tensor_array<f32>' where it does not (jit.load'ed layers too; an array written and read "
+                 "outside a while: `pir_ast.tensor_array_backward_no_kernel`); dygraph computes the "
                  "gradient, and in infer mode (no backward) it converts. Provenance: found by conformance "
                  "2026-11-29 (paddlepaddle 3.3.1), campaign seed 1, 600 s, case 2186ddd19249; "
                  "cases/standalone/paddle_to_static_tensor_array_loop_backward.py (an IR case replays in infer mode "
@@ -1271,29 +1274,33 @@ RECORDS = (
                         constructs=('dynamic_dim',)),
     ),
     known_bug(
-        "pir_ast.rnn_loop_backward_loaded",
-        reason=("The backward of a jit.load'ed RNN written as a loop over a dynamic time dim (its steps appended to "
-                "a list) fails to build: no kernel for pd_op.create_array_like"),
-        phases=('run',),
+        "pir_ast.tensor_array_backward_no_kernel",
+        reason=("The backward of a static program through a tensor array (array_write, array_read) fails to build on "
+                "the CPU: no kernel for pd_op.create_array_like"),
+        phases=('convert', 'run'),
         errors=('RuntimeError',),
         message=r"op \[pd_op\.create_array_like\] kernel output args \(\d+\) defs should equal op outputs",
         modes=frozenset({'grad', 'train'}),
         versions=">=3.3",
-        ops=('gru', 'lstm'),
-        paths=('paddle.jit_save', 'paddle.jit_save_methods', 'paddle.jit_save_function'),
+        paths=AST_PATHS,
+        script="paddle_tensor_array_backward_no_kernel.py",
         found="2026-11-29 (paddlepaddle 3.3.1)",
-        details=("known bug: the tensor-array face of `pir_ast.tensor_array_loop_backward` in a loaded layer: a GRU "
-                 "(the IR's gru op, rendered as `for t in range(x.shape[0]): ...; steps.append(h)` then "
-                 "`paddle.stack(steps)`) with the time dim dynamic, saved by jit.save and loaded in train(): "
-                 "building its backward fails, '(PreconditionNotMet) op [pd_op.create_array_like] kernel output "
-                 "args (0) defs should equal op outputs (1)'; dygraph computes the gradient. Not reduced to a "
-                 "standalone script (the triage reduction kept the RNN and 13 unused inputs). Provenance: found by "
-                 "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 (final rerun), case 4937a78aef71 "
-                 "(grad and train modes; reduced 35 -> 14 statements)."),
+        details=("known bug: `a = paddle.tensor.create_array(paddle.float32); a = array_write(tanh(x), i, a); y = "
+                 "array_read(a, i)` with x needing a gradient: AST to_static (and a jit.save'd layer loaded in "
+                 "train()) fails building the backward, '(PreconditionNotMet) op [pd_op.create_array_like] kernel "
+                 "output args (0) defs should equal op outputs (1)' (PIR's kernel selection finds no CPU kernel for "
+                 "the grad's create_array_like); dygraph computes the gradient, and in infer mode (no backward) the "
+                 "program runs. The generator's Paddle tensor arrays meet it in grad and train modes, and so did a "
+                 "loaded layer whose GRU (a loop over a dynamic time dim appending its steps) AST to_static turns "
+                 "into a tensor array. Provenance: found by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign "
+                 "seed 0, 300 s, cases 6d56320c78b1, d2b6a82c3d27, 6a3a6c531aba (tensor arrays; to_static, "
+                 "to_static_per_call) and 4937a78aef71 (the GRU; jit_save); "
+                 "cases/standalone/paddle_tensor_array_backward_no_kernel.py (an IR case replays in infer mode "
+                 "only)."),
         example=Failure('run', mode="grad", error_types=('RuntimeError',),
                         message="(PreconditionNotMet) op [pd_op.create_array_like] kernel output args (0) defs should "
                                 "equal op outputs (1)",
-                        ops=('gru',)),
+                        constructs=('tensor_array',)),
     ),
     known_bug(
         "pir_ast.array_length_shape",

@@ -79,11 +79,10 @@ def backward(forward, args, kwargs, weights, params):
     wrt = []
 
     def leaf(a):
-        if isinstance(a, paddle.Tensor) and a.is_floating_point():
-            a = a.detach()
-            a.stop_gradient = False
-            wrt.append(a)
-        return a
+        made = conversions.gradient_leaf(a)
+        if made is not a:
+            wrt.append(made)
+        return made
 
     before = conversions._float_leaves(args)  # detach() shares memory: a program that writes its inputs shows there
     args = map_tree(leaf, args)

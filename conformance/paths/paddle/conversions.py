@@ -194,9 +194,20 @@ def to_static(ctx, fuse: bool = False, spec_from_tensor: bool = False):
                                   build_strategy=fusing_strategy() if fuse else None)
     call(static, ctx.args, ctx.kwargs)  # convert now: transcription errors are conversion errors
     if training:
-        note(ctx, eval_program=not ctx.model.training,
-             detached_branch=detached_branch(str(static.forward.concrete_program.main_program)))
+        # the program the gradient calls run (float inputs needing a gradient, the others as given), not the
+        # InputSpec's (every input needing one, a bool too: what jit.save builds, which these calls never run)
+        leaves = map_tree(gradient_leaf, list(ctx.args))
+        program = static.forward.get_concrete_program(*leaves, **ctx.kwargs)[0].main_program
+        note(ctx, eval_program=not ctx.model.training, detached_branch=detached_branch(str(program)))
     return watched(ctx, static)
+
+
+def gradient_leaf(a):
+    """``a`` as a gradient call passes it: a float tensor needing a gradient; anything else as it is."""
+    if isinstance(a, paddle.Tensor) and a.is_floating_point():
+        a = a.detach()
+        a.stop_gradient = False
+    return a
 
 
 _IF = re.compile(r'^(\s*)\(([^)]*)\) = "pd_op\.if" .*?\{stop_gradient:\[([^\]]*)\]\}')
