@@ -2,7 +2,7 @@
 refuse and get wrong.
 """
 
-from conformance.paths.known.factories import Failure, known_bug, refuses_with
+from conformance.paths.known.factories import Failure, documented, known_bug, refuses_with
 
 #: The paths that call the traced tf.function in this process.
 TRACING_PATHS = ('tf.function', 'tf.xla', 'tf.function_per_call', 'tf.xla_per_call', 'tf.function_reduce_retracing')
@@ -271,17 +271,20 @@ RECORDS = (
         "autograph.undefined_or_none",
         reason=("TensorFlow control flow has no None or undefined values: a variable None or unset on one path of "
                 "a tf.cond or tf.while_loop is refused"),
-        errors=('ValueError',),
+        phases=('convert', 'run'),
+        errors=('ValueError', 'InvalidArgumentError'),
         message=(r"is None at the end of the (?:main|else) branch|is None at the end of the iteration|is not allowed "
                  r"to be None before the loop|must be defined before the loop|must also be initialized in the "
-                 r"(?:main|else) branch"),
+                 r"(?:main|else) branch|loop must iterate at least once to initialize"),
         paths=TRACING_PATHS + EXPORT_PATHS,
         reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#undefined-and-none-values-in-tensorflow",
         found="2026-11-29 (tensorflow 2.21.0)",
         details=("'TensorFlow does not support undefined or None values': a variable used after an `if` or a "
                  "`while` on a tensor must be defined, and not None, on every path (`y = None; if "
                  "tf.reduce_max(x) < 0.5: y = tf.tanh(x)` then a use of y is refused: 'y' is None at the end of "
-                 "the else branch; a key first set inside the loop: 'd['a']' must be defined before the loop); "
+                 "the else branch; a key first set inside the loop: 'd['a']' must be defined before the loop, or, "
+                 "where AutoGraph cannot tell while tracing, a graph assertion when the call runs: 'loop must "
+                 "iterate at least once to initialize d['a']'); "
                  "eager Python runs both. Provenance: AutoGraph's limitations, "
                  "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
                  "autograph/g3doc/reference/limitations.md#undefined-and-none-values-in-tensorflow."),
@@ -333,5 +336,26 @@ RECORDS = (
                         message="in user code: TypeError: 'v2' does not have the same nested structure after one "
                                 "iteration.",
                         constructs=('list_value', 'while_tensor')),
+    ),
+    documented(
+        "autograph.list_method_traced_once",
+        reason=("A Python list changed by a method (pop) inside an if or loop on a tensor changes once, when "
+                "AutoGraph traces the body, whatever the data decides"),
+        phases=('compare',),
+        divergences=('structure',),
+        constructs=('list_value',),
+        paths=TRACING_PATHS + EXPORT_PATHS,
+        reference="https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md#indirect-modifications-and-hidden-side-effects-in-tensorflow-control-flow",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("AutoGraph wires only the variables a statement assigns through tf.cond and tf.while_loop; a "
+                 "list changed by a method call ('Modifications of Python objects are not detected in methods', "
+                 "'Only TensorFlow objects should be used for side effects') is changed by the Python call while "
+                 "the body is traced, once: `l = [x]; for i in range(n): y = l.pop()` with n from a tensor returns "
+                 "an empty list where eager, on n = 0, returns [x], silently. Appending in the same place is "
+                 "refused instead (`autograph.collection_changes_structure_in_loop`). Provenance: AutoGraph's "
+                 "limitations, https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
+                 "g3doc/reference/limitations.md#indirect-modifications-and-hidden-side-effects-in-tensorflow-"
+                 "control-flow; cases/paddle-to-static-tensor-array-output.json (its tf paths)."),
+        example=Failure('compare', divergences=(('structure', "['out1']"),), constructs=('for_data', 'list_value')),
     ),
 )

@@ -61,18 +61,20 @@ RECORDS = (
     missing_kernel(
         "executorch.missing_kernel",
         reason=("ExecuTorch's portable kernel library has no kernel for some Core ATen operators "
-                "(aten::avg_pool3d.out): the runtime refuses to load the method"),
+                "(aten::avg_pool3d.out, max_pool3d_with_indices.out): the method does not load"),
         errors=('RuntimeError',),
         message="Failed to load method forward, error: 0x:14",
-        ops=('avg_pool3d',),
+        ops=('avg_pool3d', 'max_pool3d'),
         case="torch-onnx-torchscript-unbatched-avg-pool3d.json",
         found="2026-11-28",
         details=("ExecuTorch's portable kernel library has no kernel for some Core ATen operators "
-                 "(aten::avg_pool3d.out): to_executorch accepts the program, and the runtime refuses to load the "
-                 "method (error 0x14, OperatorMissing; its log says 'Missing operator: aten::avg_pool3d.out'). "
+                 "(aten::avg_pool3d.out, aten::max_pool3d_with_indices.out): to_executorch accepts the program, "
+                 "and the runtime refuses to load the method (error 0x14, OperatorMissing; its log says "
+                 "'Missing operator: aten::avg_pool3d.out'). "
                  "Provenance: https://github.com/pytorch/executorch/blob/main/kernels/portable/functions.yaml (the "
                  "portable kernels); runtime/core/error.h (OperatorMissing = 0x14); met transplanting "
-                 "cases/torch-onnx-torchscript-unbatched-avg-pool3d.json (2026-11-28)."),
+                 "cases/torch-onnx-torchscript-unbatched-avg-pool3d.json (2026-11-28) and "
+                 "cases/torch-onnx-torchscript-unbatched-max-pool3d.json."),
         example=Failure('convert',
                         error_types=('RuntimeError',),
                         message="Failed to load method forward, error: 0x:14",

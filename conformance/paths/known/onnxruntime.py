@@ -12,11 +12,12 @@ RECORDS = (
         message=r"Could not find an implementation for \w+\(\d+\) node",
         versions=">=2.0",
         paths=('torch.onnx_dynamo', 'torch.onnx_torchscript', 'torch.onnx_dynamo_openvino',
-               'torch.onnx_torchscript_openvino'),
+               'torch.onnx_torchscript_openvino', 'tf.onnx'),
         reference="https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md",
         details=("onnxruntime's CPU provider has no kernel for some ONNX ops in some dtypes (Acos, Asin, "
                  "Softplus... in float32 only) and refuses to load a model that needs one ('Could not find an "
-                 "implementation for Acos(7)'; a float64 softplus through either exporter). Provenance: "
+                 "implementation for Acos(7)'; a float64 softplus through either exporter; tf2onnx's Atan of a float64 "
+                 "atan2). Provenance: "
                  "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md."),
         example=Failure('convert',
                         error_types=('NotImplemented', 'Exception'),

@@ -55,6 +55,78 @@ RECORDS = (
                  "cases/openvino-gather-index-smaller-than-input.json (torch.openvino)."),
         example=Failure('compare', divergences=(('value', '[0]'),), ops=('gather',)),
     ),
+    writes_wrong(
+        "openvino.single_thread_unique_empty",
+        reason=("OpenVINO's CPU plugin compiled with INFERENCE_NUM_THREADS=1 swallows Unique's shape error on a "
+                "zero-size input and returns zero-size outputs"),
+        phases=('compare',),
+        divergences=('shape',),
+        versions=">=2026.4.1",
+        package="openvino",
+        ops=('unique',),
+        paths=('torch.openvino', 'torch.onnx_dynamo_openvino', 'torch.onnx_torchscript_openvino', 'tf.openvino'),
+        script="torch_openvino_single_thread_unique_empty.py",
+        found="2026-11-29 (torch 2.13.0, openvino 2026.4.1)",
+        details=("known bug: torch.unique of a zero-size input (an int64 [B, 0]) is a Unique node that cannot infer "
+                 "its shape at inference ('Cannot get dims for non static shape', which the CPU plugin raises by "
+                 "default); compiled with INFERENCE_NUM_THREADS=1 (as conformance compiles) it swallows the error "
+                 "and infer() returns every output of the model with a zero-size shape (tanh(x) of [0, 0] for [2, "
+                 "3]; read from either ONNX exporter's file or TensorFlow's SavedModel, [0, 3]): the Unique face of "
+                 "`openvino.single_thread_shape_error`. Provenance: found by conformance 2026-11-29 (torch 2.13.0, "
+                 "openvino 2026.4.1), the torch campaign (seed 0, case 401c31e9a1fd, "
+                 "reduced by hand; no case file: replaying the case on every framework's paths grew one process past "
+                 "20 GB); cases/standalone/torch_openvino_single_thread_unique_empty.py."),
+        example=Failure('compare', divergences=(('shape', '[0]'),), ops=('tanh', 'unique')),
+    ),
+    known_bug(
+        "openvino.single_thread_unique_empty_crash",
+        reason=("OpenVINO's CPU plugin compiled with INFERENCE_NUM_THREADS=1, after swallowing Unique's shape error "
+                "on a zero-size input, dies on a later inference"),
+        phases=('crash',),
+        errors=('SIGSEGV', 'SIGABRT'),
+        versions=">=2026.4.1",
+        package="openvino",
+        ops=('unique',),
+        paths=('torch.openvino',),
+        script="torch_openvino_single_thread_unique_empty.py",
+        found="2026-11-29 (torch 2.13.0, openvino 2026.4.1)",
+        details=("known bug: the crash face of `openvino.single_thread_unique_empty`: on a larger model (case "
+                 "401c31e9a1fd: torch.unique of an int64 [B, 0] input among 34 statements) the single-threaded CPU "
+                 "plugin swallows Unique's shape error on the first call (every output zero-size: the mismatch that "
+                 "record names, seen alone with one input set) and the process dies of SIGSEGV or SIGABRT in a "
+                 "later infer() on the same compiled model (three of three replays with four input sets); on its "
+                 "example alone with a non-empty input the program passes. Provenance: found by conformance "
+                 "2026-11-29 (torch 2.13.0, openvino 2026.4.1), the torch campaign (seed 0, case 401c31e9a1fd); "
+                 "cases/standalone/torch_openvino_single_thread_unique_empty.py (the mismatch face)."),
+        example=Failure('crash', error_types=('SIGSEGV',), ops=('unique', 'tanh')),
+    ),
+    known_bug(
+        "openvino.dilated_grouped_conv",
+        reason=("OpenVINO's TensorFlow reader reads a grouped convolution with a dilation (SpaceToBatchND, Conv2D, "
+                "BatchToSpaceND) as a plain Convolution and refuses it"),
+        errors=('RuntimeError',),
+        message=r"Data batch channel count \(\d+\) does not match filter input channel count \(\d+\)",
+        versions=">=2026.4.1",
+        package="openvino",
+        ops=('conv2d_grouped', 'conv2d_depthwise'),
+        paths=('tf.openvino',),
+        case="tf-openvino-dilated-grouped-conv.json",
+        script="tf_openvino_dilated_grouped_conv.py",
+        found="2026-11-29 (tensorflow 2.21.0, openvino 2026.4.1)",
+        details=("known bug (OpenVINO, a SavedModel): tf.nn.convolution with filters of fewer input channels than "
+                 "the input's (groups) and dilations=2, which TensorFlow writes as SpaceToBatchND, Conv2D and "
+                 "BatchToSpaceND, is read as a plain Convolution: 'Data batch channel count (4) does not match "
+                 "filter input channel count (2)'; the same grouped convolution without the dilation converts and "
+                 "agrees. Provenance: found by conformance 2026-11-29 (tensorflow 2.21.0, openvino 2026.4.1), the tf "
+                 "campaign rerun (seed 0, case 2890188824e1, reduced by hand); "
+                 "cases/tf-openvino-dilated-grouped-conv.json, cases/standalone/tf_openvino_dilated_grouped_conv.py."),
+        example=Failure('convert',
+                        error_types=('RuntimeError',),
+                        message=("Check 'data_rank.is_dynamic() || filters_rank.is_dynamic() || data_shape[1]."
+                                 "compatible(filters_shape[1])' failed: Data batch channel count (4) does not match "
+                                 "filter input channel count (2)."),
+                        ops=('conv2d_grouped',)),
+    ),
     known_bug(
         "openvino.unused_dict_key",
         reason=("OpenVINO's PyTorch reader names a dict input's flattened inputs after its keys, then cannot find "
@@ -609,5 +681,30 @@ RECORDS = (
                         message=("Node(ReduceProd): >':Number of reduction axes (1) is larger than the input tens"
                                  "or's rank (0)"),
                         ops=('dot',)),
+    ),
+    known_bug(
+        "openvino.tensorarray_dynamic_size_empty",
+        reason=("OpenVINO's TensorFlow reader returns an empty stack for a tf.TensorArray(dynamic_size=True) grown in "
+                "a while loop: the rows written are lost"),
+        phases=('compare',),
+        divergences=('value', 'shape', 'nonfinite'),
+        versions=">=2026.4.1",
+        package="openvino",
+        constructs=('tensor_array',),
+        paths=('tf.openvino',),
+        case="tf-openvino-tensorarray-dynamic-size-empty.json",
+        script="tf_openvino_tensorarray_dynamic_size.py",
+        found="2026-11-29 (tensorflow 2.21.0, openvino 2026.4.1)",
+        details=("known bug (OpenVINO, a SavedModel): a list grown in a loop whose trip count comes from the data "
+                 "(`for r in x` over a tensor's rows, `for i in range(n)` with n from a tensor), which TensorFlow "
+                 "users write as tf.TensorArray(tf.float32, size=0, dynamic_size=True), is stacked empty (shape "
+                 "(0, 4) for four-wide rows) by the compiled model, where TensorFlow stacks the rows: a sum of the "
+                 "stack is zeros, a mean NaN, silently; a TensorArray of a size given before the loop converts "
+                 "right (the same programs as `xla.tensorarray_dynamic_size_writes_ignored`). Provenance: found by "
+                 "conformance 2026-11-29 (tensorflow 2.21.0, openvino 2026.4.1), the generator's rows-loop "
+                 "programs (f47e3528bf79); cases/tf-openvino-tensorarray-dynamic-size-empty.json, "
+                 "cases/standalone/tf_openvino_tensorarray_dynamic_size.py."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('for_rows', 'list_value',
+                                                                                'tensor_array')),
     ),
 )

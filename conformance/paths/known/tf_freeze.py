@@ -25,18 +25,21 @@ RECORDS = (
     ),
     known_bug(
         "tf_freeze.freeze_assign_in_cond",
-        reason=("Freezing variables (convert_variables_to_constants_v2, as tf2onnx does) fails where a variable is "
-                "written inside a tf.cond branch"),
-        errors=('InvalidArgumentError',),
-        message=r"input resource\[\d+\] expected type resource != float",
+        reason=("Freezing variables (convert_variables_to_constants_v2, as tf2onnx and TFLite do) fails where a "
+                "variable is written inside a tf.cond branch"),
+        errors=('InvalidArgumentError', 'ConverterError', 'ValueError'),
+        message=(r"input resource\[\d+\] expected type resource != float|Input 0 of node AssignVariableOp was passed "
+                 r"float from ReadVariableOp/resource:0 incompatible with expected resource"),
         versions=">=2.21",
-        paths=('tf.onnx', 'tf.onnx_openvino'),
+        paths=('tf.onnx', 'tf.onnx_openvino', 'tf.tflite'),
         issue="https://github.com/tensorflow/tensorflow/issues/91313",
         case="tf-onnx-assign-in-cond-frozen.json",
         details=("known bug: freezing variables (convert_variables_to_constants_v2, as tf2onnx does) fails where a "
                  "variable is written inside a tf.cond branch (batch_norm's running statistics in train(), a state "
                  "update under a tensor `if`): the branch's AssignVariableOp gets the frozen float value where it "
-                 "needs the variable ('input resource[0] expected type resource != float'). Provenance: "
+                 "needs the variable ('input resource[0] expected type resource != float'; TFLite's converter, which "
+                 "freezes a function that is not its signature, says so too, or 'Input 0 of node AssignVariableOp "
+                 "was passed float ... incompatible with expected resource'). Provenance: "
                  "https://github.com/tensorflow/tensorflow/issues/91313; cases/tf-onnx-assign-in-cond-frozen.json."),
         example=Failure('convert',
                         error_types=('InvalidArgumentError',),

@@ -242,6 +242,33 @@ RECORDS = (
                                  "nferenceError] Attribute strides has incorrect size"),
                         ops=('avg_pool3d', 'tanh')),
     ),
+    known_bug(
+        "torchscript_exporter.unbatched_max_pool",
+        reason=("The TorchScript exporter writes max_pool of an unbatched input as a MaxPool whose kernel, strides and "
+                "dilations have a dim too many, which onnxruntime refuses"),
+        errors=('Fail',),
+        message=(r"Op \(MaxPool\) \[ShapeInferenceError\] (?:Attribute dilations has incorrect size|Input tensor "
+                 "must have at least 3 dimensions)"),
+        versions=">=2.13",
+        ops=('max_pool1d', 'max_pool2d', 'max_pool3d', 'max_pool2d_dilated'),
+        paths=EXPORTER_PATHS,
+        case="torch-onnx-torchscript-unbatched-max-pool3d.json",
+        script="torch_onnx_torchscript_unbatched_max_pool.py",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("known bug: the TorchScript exporter writes max_pool1d / 2d / 3d of an unbatched input (C, L; C, "
+                 "H, W; C, D, H, W) as a MaxPool with the kernel, strides and dilations of 1 (2, 3) spatial dims "
+                 "over an input that ONNX reads as N, C and one spatial dim fewer, and onnxruntime refuses the model "
+                 "('Attribute dilations has incorrect size'; for 1d 'Input tensor must have at least 3 dimensions'); "
+                 "the batched input exports right; the max face of `torchscript_exporter.unbatched_avg_pool`. "
+                 "Provenance: found by conformance 2026-11-29 (torch 2.13.0, onnxruntime 1.31.1), the torch "
+                 "campaign (seed 0, case 401c31e9a1fd); cases/torch-onnx-torchscript-unbatched-max-pool3d.json, "
+                 "cases/standalone/torch_onnx_torchscript_unbatched_max_pool.py."),
+        example=Failure('convert',
+                        error_types=('Fail',),
+                        message=("Load model from /tmp/m.onnx failed:Node (/MaxPool) Op (MaxPool) [ShapeInferenceErr"
+                                 "or] Attribute dilations has incorrect size"),
+                        ops=('max_pool3d', 'tanh')),
+    ),
     writes_wrong(
         "torchscript_exporter.empty_sum_keeps_rank",
         reason=("The TorchScript exporter writes torch.sum(x) of an x with a zero-size dim as a ReduceSum that "

@@ -384,10 +384,28 @@ _effect("loop_index_after", "dynamism", 1, "for i in range(3): y = y / 2; then y
         lambda ivs, a, ts: (ivs[0][0] / 8 + 2.0, ivs[0][1] / 8 + 2.0))
 _HELPER_BRANCH = ("def {out}_f1(t):\n    if %s > 0.0:\n        return t + 1.0\n    return t + 2.0\n"
                   "def {out}_f2(t):\n    return {out}_f1(t)\n{out} = {out}_f2({0})")
+# AutoGraph carries a variable that a local function closes over (here the first helper, which the second calls)
+# through every tf.cond and tf.while_loop around it, and a function is no tensor: helpers defined inside an if or a
+# loop on a tensor are refused. TensorFlow users define them at module level, where AutoGraph converts them when
+# forward calls them.
+_TF_HELPER_BRANCH = '''
+
+def _branch_step(t):
+    """t + 1 where t sums above 0, else t + 2: an if on the tensor."""
+    if tf.reduce_sum(t) > 0.0:
+        return t + 1.0
+    return t + 2.0
+
+
+def _branch_helper(t):
+    """A helper calling a helper."""
+    return _branch_step(t)
+'''
 _effect("helper_branch", "dynamism", 1, "a helper calling a helper whose if tests the tensor (t.sum() > 0): the "
-        "branch is the data's, inside inlined functions",
-        per_framework(_HELPER_BRANCH % "t.sum()", _HELPER_BRANCH % "t.sum()", _HELPER_BRANCH % "tf.reduce_sum(t)"),
-        lambda ivs, a, ts: (ivs[0][0] + 1.0, ivs[0][1] + 2.0), probe="cmp",
+        "branch is the data's, inside inlined functions (defined where the statement is; TensorFlow: at module "
+        "level)",
+        per_framework(_HELPER_BRANCH % "t.sum()", _HELPER_BRANCH % "t.sum()", "{out} = _branch_helper({0})"),
+        lambda ivs, a, ts: (ivs[0][0] + 1.0, ivs[0][1] + 2.0), probe="cmp", helpers={"tf": _TF_HELPER_BRANCH},
         probe_args={"torch": "{0}.sum(), {0}.sum() * 0.0", "paddle": "{0}.sum(), {0}.sum() * 0.0",
                     "tf": "tf.reduce_sum({0}), tf.reduce_sum({0}) * 0.0"},
         tolerance="jumps where sum(x) crosses 0: the guard watches it")
