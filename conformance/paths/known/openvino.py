@@ -100,6 +100,29 @@ RECORDS = (
                  "cases/standalone/torch_openvino_single_thread_unique_empty.py (the mismatch face)."),
         example=Failure('crash', error_types=('SIGSEGV',), ops=('unique', 'tanh')),
     ),
+    writes_wrong(
+        "openvino.empty_concat_dynamic_dim",
+        reason=("OpenVINO loses the dynamic leading dim of a Concat of zero-size tensors (a stack of an empty [B, 0] "
+                "is [0, 0, 2])"),
+        divergences=('shape',),
+        versions=">=2026.4.1",
+        package="openvino",
+        ops=('stack', 'concat', 'concat_empty'),
+        paths=('torch.onnx_torchscript_openvino', 'torch.onnx_dynamo_openvino', 'tf.openvino', 'tf.onnx_openvino'),
+        case="openvino-empty-concat-dynamic-dim.json",
+        script="openvino_empty_concat_dynamic_dim.py",
+        found="2026-11-29 (torch 2.13.0, tensorflow 2.21.0, openvino 2026.4.1)",
+        details=("known bug (OpenVINO, read from an ONNX file or a SavedModel with a dynamic batch dim): a stack of "
+                 "a zero-size x ([B, 0], Unsqueeze, Unsqueeze, Concat) on axis 2 runs with shape (0, 0, 2) where "
+                 "the framework and onnxruntime give (B, 0, 2), silently; the same ONNX file with a static batch "
+                 "dim, a non-empty x, and OpenVINO's PyTorch reader (torch.openvino) give (B, 0, 2). Provenance: "
+                 "found by conformance 2026-11-29 (torch 2.13.0, openvino 2026.4.1), the torch campaign (seed 0, "
+                 "300 s, case dac2bc969580 on torch.onnx_torchscript_openvino, reduced by conformance triage to one "
+                 "statement; transplanting the case found the same on torch.onnx_dynamo_openvino, tf.openvino and "
+                 "tf.onnx_openvino); cases/openvino-empty-concat-dynamic-dim.json, "
+                 "cases/standalone/openvino_empty_concat_dynamic_dim.py."),
+        example=Failure('compare', divergences=(('shape', '[0]'),), ops=('stack',)),
+    ),
     known_bug(
         "openvino.dilated_grouped_conv",
         reason=("OpenVINO's TensorFlow reader reads a grouped convolution with a dilation (SpaceToBatchND, Conv2D, "
