@@ -94,7 +94,7 @@ def test_the_campaign_stream_is_the_same_for_the_same_seed_and_steers_to_more_pa
 
 
 def test_focus_ops_are_weighted_by_unseen_pairs_and_their_inputs_drawn_for_the_missing_ones():
-    from conformance.program.coverage import FOCUS_DONE, Steering
+    from conformance.program.coverage import FOCUS_DONE, FOCUS_PAST, Steering
     from conformance.program.edges import possible
 
     reach = {"conv2d_grouped": frozenset({"dtype=float32&rank=4", "attr.groups=2&rank=4", "attr.dilation=2&rank=4",
@@ -105,6 +105,11 @@ def test_focus_ops_are_weighted_by_unseen_pairs_and_their_inputs_drawn_for_the_m
     steering = Steering({"relu": reach["relu"], "cumsum": frozenset({"rank=2&zero_size=False"})}, reach)
     assert steering.focus_weights(["conv2d_grouped", "cumsum", "relu", "never_drawn"]) == [2.0, 3 ** 0.5, FOCUS_DONE,
                                                                                            4.0]
+    # an op with FOCUS_AIM of its pairs seen keeps FOCUS_PAST of its weight: the draws go to the ops short of it
+    many = {"add": frozenset(f"attr.alpha={i}&rank=1" for i in range(40))}
+    almost = Steering({"add": frozenset(sorted(many["add"])[:38])}, many)
+    short = Steering({"add": frozenset(sorted(many["add"])[:37])}, many)
+    assert almost.focus_weights(["add"]) == [2 ** 0.5 * FOCUS_PAST] and short.focus_weights(["add"]) == [3 ** 0.5]
     bins = {"dtype": ("float32", "int8"), "rank": ("1", "2", "3", "4", "0", "5"), "zero_size": ("False", "True"),
             "edge": ("False",), "dynamic": ("False", "True")}
     conv = steering.fitting_inputs("conv2d_grouped", bins, possible=possible)
@@ -191,6 +196,36 @@ def test_conformance_ops_prints_pairwise_coverage(tmp_path, capsys):
     assert main(["ops", "--results", str(_records(tmp_path))]) == 0
     out = capsys.readouterr().out
     assert "torch.script: " in out and "reachable attribute pairs judged" in out
+
+
+def test_an_op_a_known_bug_stopped_on_a_path_is_listed_apart(tmp_path, capsys, monkeypatch):
+    """The plan says which known bugs steered programs away from a path: the ops they name (in every mode the path
+    ran) stop counting among the ops drawn there, and the line lists them with their coverage."""
+    from types import SimpleNamespace
+
+    from conformance.cli import main
+    from conformance.report.ops_view import stopped_ops
+
+    bug = SimpleNamespace(text="exporter.pool_bug: the exporter writes max_pool2d wrong", ops=("max_pool2d",))
+    monkeypatch.setattr("conformance.paths.known.all_records", lambda: (bug,))
+    results = _records(tmp_path)
+    plan = [{"index": 0, "case_id": "a", "tasks": ["torch.script@infer"], "steered": {}},
+            {"index": 1, "case_id": "b", "tasks": [], "steered": {"torch.script@infer": bug.text}},
+            {"index": 2, "case_id": "c", "tasks": ["torch.trace@infer", "torch.trace@train"],
+             "steered": {"torch.trace@infer": bug.text, "torch.trace@train": "a bug that names no op"}}]
+    (tmp_path / "plan.jsonl").write_text("".join(json.dumps(e) + "\n" for e in plan))
+    stopped = stopped_ops(results)
+    assert stopped == {"torch.script": {"max_pool2d": bug.text}}  # torch.trace still judged it in train
+    assert stopped_ops(tmp_path / "elsewhere" / "results.jsonl") == {}  # no plan: nothing stopped
+    got = OpCoverage(40, 10)
+    line = summary_lines({("max_pool2d", "torch.script"): got, ("relu", "torch.script"): OpCoverage(4, 4)}, stopped)[0]
+    assert line.startswith("torch.script: 32% of 44 reachable attribute pairs judged; ")  # the stopped op counts here
+    assert "1 of 1 ops drawn have >= 95% of theirs (lowest: relu 100% (4/4))" in line
+    assert line.endswith(f"1 more op(s) drawn whose programs the path stopped judging when a known bug of theirs "
+                         f"fired: max_pool2d {got}")
+    assert main(["ops", "--results", str(tmp_path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "torch.script: " in out and "stopped judging when a known bug of theirs fired: max_pool2d" in out
 
 
 # ------------------------------------------------------------------ planted faults wrong only where two attributes meet

@@ -50,13 +50,13 @@ def cmd_ops(args) -> int:
     coverage = pairs = lines = None
     if getattr(args, "results", None):  # per op and path: how many programs used it, with what outcomes
         from conformance.program.coverage import summary_lines
-        from conformance.report.ops_view import pair_coverage
+        from conformance.report.ops_view import pair_coverage, stopped_ops
         from conformance.run.records import path_id, read_results
 
         records = list(read_results(args.results))
         coverage = op_coverage((r.ops, path_id(r.framework, r.path), r.outcome) for r in records)
         pairs = pair_coverage(records)  # per op and path: the share of its reachable attribute pairs judged
-        lines = summary_lines(pairs)
+        lines = summary_lines(pairs, stopped_ops(args.results))
     title, headings, rows = table(coverage, pairs)
     out = Table(title=title)
     for heading in headings:

@@ -62,6 +62,11 @@ FOCUS_CHOICES = 8
 #: The focus weight of an op with no unseen pairs left, against 1 for an op with one (so a few ops with unseen pairs
 #: are not drowned by hundreds that have none).
 FOCUS_DONE = 1 / 256
+#: The share of an op's reachable pairs a campaign aims to see (:meth:`Steering.focus_weights`): an op past it is
+#: drawn as a focus op by :data:`FOCUS_PAST` of its weight below it, so the ops still short of it get the draws.
+FOCUS_AIM = 0.95
+#: The share of its focus weight an op keeps once :data:`FOCUS_AIM` of its reachable pairs were seen.
+FOCUS_PAST = 1 / 4
 #: The unseen pairs counted for an op the reference draw never made and the stream has not drawn yet.
 UNKNOWN = 16
 
@@ -187,8 +192,11 @@ class Steering:
     def focus_weights(self, ops: Sequence[str]) -> list[float]:
         """Weights to draw a program's focus op by: the square root of its count of unseen reachable pairs (an op
         with many is drawn until they are seen; the root keeps ops with few from waiting behind those with
-        hundreds), :data:`FOCUS_DONE` for an op with none."""
-        return [math.sqrt(self.unseen(op)) or FOCUS_DONE for op in ops]
+        hundreds), times :data:`FOCUS_PAST` for an op that has :data:`FOCUS_AIM` of its reachable pairs seen (the
+        draws go to the ops still short of it: the last pairs of an op often need a rare relation of its arguments,
+        and many draws), :data:`FOCUS_DONE` for an op with none."""
+        return [(math.sqrt(self.unseen(op)) * (FOCUS_PAST if self.unseen_share(op) <= 1 - FOCUS_AIM else 1.0))
+                or FOCUS_DONE for op in ops]
 
     def items(self, op: str) -> tuple[Counter, Counter]:
         """Per ``feature=bin`` of ``op``: how many of its reachable pairs not seen yet hold it, and how many of its
@@ -315,27 +323,47 @@ def judged_coverage(judged: Mapping[tuple[str, str], set]) -> dict[tuple[str, st
     return out
 
 
-def totals(coverage: Mapping[tuple[str, str], OpCoverage], at_least: float = 0.95) -> dict[str, dict]:
+def totals(coverage: Mapping[tuple[str, str], OpCoverage], at_least: float = 0.95,
+           stopped: Optional[Mapping[str, Mapping[str, str]]] = None) -> dict[str, dict]:
     """Per path id: the ops drawn, the share of their reachable pairs judged (all together), the ops with at
-    least ``at_least`` of theirs, and the op with the lowest share."""
+    least ``at_least`` of theirs, and the op with the lowest share; ``stopped`` (path id -> {op: known bug}) names the
+    ops whose programs the path stopped judging when a known bug fired (:mod:`conformance.run.steering`): they are
+    counted in the share, and listed apart (``"stopped"``, lowest first) instead of among the ops drawn."""
     out: dict[str, dict] = {}
     for (op, path), c in sorted(coverage.items()):
-        t = out.setdefault(path, {"ops": 0, "reachable": 0, "judged": 0, "full": 0, "lowest": None})
-        t["ops"] += 1
+        t = out.setdefault(path, {"ops": 0, "reachable": 0, "judged": 0, "full": 0, "lowest": None, "stopped": []})
         t["reachable"] += c.reachable
         t["judged"] += c.judged
+        if op in (stopped or {}).get(path, {}):
+            t["stopped"].append((op, c))
+            continue
+        t["ops"] += 1
         t["full"] += c.share >= at_least
         if t["lowest"] is None or c.share < t["lowest"][1].share:
             t["lowest"] = (op, c)
+    for t in out.values():
+        t["stopped"].sort(key=lambda oc: oc[1].share)
     return out
 
 
-def summary_lines(coverage: Mapping[tuple[str, str], OpCoverage]) -> list[str]:
+#: How many of the ops a known bug stopped a summary line names (the lowest shares).
+STOPPED_SHOWN = 5
+
+
+def summary_lines(coverage: Mapping[tuple[str, str], OpCoverage],
+                  stopped: Optional[Mapping[str, Mapping[str, str]]] = None) -> list[str]:
     """One line per path of :func:`totals`: ``torch.script: 96% of 4,210 reachable attribute pairs judged; ...``."""
     lines = []
-    for path, t in totals(coverage).items():
+    for path, t in totals(coverage, stopped=stopped).items():
         share = t["judged"] / t["reachable"] if t["reachable"] else 1.0
-        op, lowest = t["lowest"]
-        lines.append(f"{path}: {share:.0%} of {t['reachable']:,} reachable attribute pairs judged; {t['full']} of "
-                     f"{t['ops']} ops drawn have >= 95% of theirs (lowest: {op} {lowest})")
+        line = f"{path}: {share:.0%} of {t['reachable']:,} reachable attribute pairs judged"
+        if t["lowest"] is not None:
+            op, lowest = t["lowest"]
+            line += f"; {t['full']} of {t['ops']} ops drawn have >= 95% of theirs (lowest: {op} {lowest})"
+        if t["stopped"]:
+            shown = ", ".join(f"{op} {c}" for op, c in t["stopped"][:STOPPED_SHOWN])
+            more = len(t["stopped"]) - STOPPED_SHOWN
+            line += (f"; {len(t['stopped'])} more op(s) drawn whose programs the path stopped judging when a known "
+                     f"bug of theirs fired: {shown}" + (f" and {more} more" if more > 0 else ""))
+        lines.append(line)
     return lines

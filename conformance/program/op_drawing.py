@@ -41,6 +41,9 @@ DRAWS = 8
 EDGE_RANGE = (-math.inf, math.inf)
 #: Ops that make a variable of a dtype other ops take and programs otherwise seldom have.
 ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int", "argmax", "argmin", "argsort")}
+#: The op that copies a focus op's fresh input, for an in-place op to write into or as a second argument of its shape
+#: (``OpDrawing.enable``).
+FOCUS_COPY = "neg"
 
 
 class OpDrawing:
@@ -85,11 +88,15 @@ class OpDrawing:
             for spec in focus_leaf(self.draw, feats, ranges):  # the first value range the op takes
                 name, source = self.fresh(), f"x{inputs + len(self.focus_inputs)}"
                 scope.env[name] = self.variable(spec.type, (spec.low, spec.high), bool(spec.edge))
-                if any(args[0] == name for args in self.iter_candidates(rec, scope)):
+                enabled = self.enable(rec, scope, name) if rec.inplace or not self.takes_first(rec, scope, name) \
+                    else []
+                if enabled or (not rec.inplace and self.takes_first(rec, scope, name)):  # what uses it keeps it
                     scope.local.add(name)
                     self.aliased.add(name)
                     self.focus_inputs += (Input(source, spec),)
-                    first, made = name, [Get(name, source, ())]
+                    first, made = name, [Get(name, source, ()), *enabled]
+                    if rec.inplace and enabled:  # it writes into the copy of the input
+                        first = enabled[-1].out
                     break
                 del scope.env[name]
                 self.counter -= 1
@@ -101,6 +108,29 @@ class OpDrawing:
         self.focus_outs += (stmts[-1].out,)
         scope.local.discard(stmts[-1].out)  # no later statement reassigns it: the output holds the focus op's result
         return made + stmts
+
+    def takes_first(self, rec: OpRecord, scope, name: str) -> bool:
+        """Whether ``rec`` takes the variable ``name`` as its first argument here."""
+        return any(args[0] == name for args in self.iter_candidates(rec, scope))
+
+    def enable(self, rec: OpRecord, scope, first: str) -> list:
+        """Statements that make, from the fresh input ``first``, what ``rec`` needs to take it (where it does not
+        take ``first`` with the variables in scope): for an in-place op, a copy to write into (:data:`FOCUS_COPY`:
+        an input is not written in place, that is the ``input_inplace`` construct); else another argument beside
+        it: its record's enabler (the targets of ``in_top_k``), a bool or int64 of ``first``'s shape
+        (:data:`ENABLERS`: the mask of ``masked_fill``), or else a copy of it (the source of ``scatter_reduce``). So
+        the fresh input and its pairs reach the op; none where no maker takes ``first``."""
+        if rec.inplace:
+            makers = [self.by_name[FOCUS_COPY]] if FOCUS_COPY in self.by_name else []
+        elif rec.enabler:
+            maker = self.by_name.get(rec.enabler.op)
+            return (self.op(scope, [maker], rec.enabler.attrs, first=first) or []) if maker else []
+        else:  # a bool or int64 of its shape where the op takes one, else a float of its shape (scatter's source)
+            missing = [t for t in rec.arg_dtypes[1:] if t in ENABLERS]
+            names = ENABLERS[missing[0]] if missing else (FOCUS_COPY,) if rec.arity >= 2 else ()
+            makers = [self.by_name[n] for n in names if n in self.by_name]
+        makers = [m for m in makers if self.takes_first(m, scope, first)]
+        return (self.op(scope, makers, first=first) or []) if makers else []
 
     def focus_output(self, output, scope):
         """``output`` with the variables the focus op statements assigned added (those still in ``scope``, the

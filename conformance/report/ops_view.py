@@ -2,7 +2,8 @@
 many programs of the latest records used it, and per path the outcomes of those programs' records there. An op no
 program used is listed as not drawn, so a gap in a campaign's coverage shows as plainly as a failing op. Each cell
 also tells the op's pairwise coverage there (:func:`pair_coverage`): the share of its reachable attribute pairs
-(:mod:`conformance.program.coverage`) that programs judged on that path held.
+(:mod:`conformance.program.coverage`) that programs judged on that path held. An op whose programs a path stopped
+judging when a known bug naming it fired (:func:`stopped_ops`) is listed apart in the summary lines.
 """
 
 from __future__ import annotations
@@ -94,3 +95,37 @@ def pair_coverage(records: Iterable[ResultRecord]) -> dict[tuple[str, str], OpCo
         for op, got in per_case[r.case_id]:
             judged.setdefault((op, r.path_id), set()).update(got)
     return judged_coverage(judged)
+
+
+def stopped_ops(source) -> dict[str, dict[str, str]]:
+    """Per path id, the ops whose programs the path stopped judging because a known bug naming them fired
+    (:mod:`conformance.run.steering`), each with the bug's text: read from the campaign's ``plan.jsonl`` beside the
+    results ``source`` (a results file or campaign folder; none there: nothing stopped). An op counts only where the
+    path skipped its programs in every mode the path ran; a known bug that names constructs alone stops programs, not
+    an op."""
+    import json
+    from pathlib import Path
+
+    from conformance.paths.known import all_records
+    from conformance.run.plan import PLAN_FILE
+    from conformance.run.records import results_file
+
+    plan = results_file(source).parent / PLAN_FILE
+    if not plan.exists():
+        return {}
+    bugs = {lim.text: lim for lim in all_records()}
+    modes: dict[str, set] = {}
+    stopped: dict[str, dict[str, dict]] = {}  # path id -> op -> {mode: bug text}
+    for line in Path(plan).read_text().splitlines():
+        entry = json.loads(line) if line.strip() else {}
+        for key in list(entry.get("tasks", ())) + list(entry.get("steered", {})):
+            path, _, mode = key.partition("@")
+            modes.setdefault(path, set()).add(mode)
+        for key, text in entry.get("steered", {}).items():
+            path, _, mode = key.partition("@")
+            for op in getattr(bugs.get(text), "ops", ()):
+                stopped.setdefault(path, {}).setdefault(op, {})[mode] = text
+    out = {path: {op: next(iter(by_mode.values())) for op, by_mode in ops.items() if set(by_mode) >= modes[path]}
+           for path, ops in stopped.items()}
+    return {path: ops for path, ops in out.items() if ops}
+
