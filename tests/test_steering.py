@@ -5,19 +5,23 @@ import random
 from types import SimpleNamespace
 
 from conformance.run.plan import Planner
-from conformance.run.steering import Steering, meets, steerable
+from conformance.run.steering import Steering, meets, steerable, told_facts
 
-BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), text="known bug: floor div")
-BY_MESSAGE = SimpleNamespace(outcome=None, ops=(), constructs=(), modes=frozenset(), text="known bug: by message")
-REFUSAL = SimpleNamespace(outcome="unsupported", ops=("floor_div",), constructs=(), modes=frozenset(), text="refused")
+BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), facts=(),
+                      text="known bug: floor div")
+BY_MESSAGE = SimpleNamespace(outcome=None, ops=(), constructs=(), modes=frozenset(), facts=(),
+                             text="known bug: by message")
+REFUSAL = SimpleNamespace(outcome="unsupported", ops=("floor_div",), constructs=(), modes=frozenset(), facts=(),
+                          text="refused")
 PATHS = [SimpleNamespace(id="torch.eager", reference=True, records=()),
          SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(REFUSAL, BY_MESSAGE, BUG)),
          SimpleNamespace(id="torch.script", reference=False, records=(BUG,))]
 KEYS = ["torch.eager@infer", "torch.onnx_torchscript@infer", "torch.script@infer"]
 
 
-def case(index: int, ops: tuple):
-    program = SimpleNamespace(ops=lambda: list(ops), constructs=lambda: set())
+def case(index: int, ops: tuple, shape=(2, 3)):
+    program = SimpleNamespace(ops=lambda: list(ops), constructs=lambda: set(),
+                              input_leaves=lambda: [SimpleNamespace(shape=shape)])
     return SimpleNamespace(id=f"c{index}", program=program)
 
 
@@ -30,9 +34,22 @@ def record(path: str, known: str = None):
 def test_only_known_bugs_that_name_ops_or_constructs_are_steered_and_a_selector_needs_all_it_sets():
     assert steerable(BUG) and not steerable(BY_MESSAGE) and not steerable(REFUSAL)
     assert meets(BUG, {"floor_div", "add"}, set(), "infer") and not meets(BUG, {"add"}, set(), "infer")
-    both = SimpleNamespace(ops=("cumsum",), constructs=("empty",), modes=frozenset({"grad"}))
+    both = SimpleNamespace(ops=("cumsum",), constructs=("empty",), modes=frozenset({"grad"}), facts=())
     assert meets(both, {"cumsum"}, {"empty"}, "grad")
     assert not meets(both, {"cumsum"}, {"empty"}, "infer") and not meets(both, {"cumsum"}, set(), "grad")
+
+
+def test_a_bug_that_needs_a_zero_size_input_is_met_only_by_programs_that_have_one():
+    """A fact the program tells (a zero-size input) narrows the selector; a fact only converting shows does not."""
+    empty = SimpleNamespace(outcome=None, ops=(), constructs=("if_tensor",), modes=frozenset(),
+                            facts=("zero_size_input",), text="known bug: empty through an if")
+    runtime = SimpleNamespace(outcome=None, ops=(), constructs=("if_tensor",), modes=frozenset(),
+                              facts=("eval_program",), text="known bug: told by converting")
+    assert told_facts(case(0, ("add",), shape=("B", 0)).program) == {"zero_size_input"}
+    assert told_facts(case(0, ("add",)).program) == frozenset()
+    assert meets(empty, set(), {"if_tensor"}, "infer", frozenset({"zero_size_input"}))
+    assert not meets(empty, set(), {"if_tensor"}, "infer", frozenset())
+    assert meets(runtime, set(), {"if_tensor"}, "infer", frozenset())
 
 
 def test_after_k_fires_a_task_skips_the_programs_that_meet_the_bug_and_only_that_task():

@@ -3,7 +3,8 @@ in a mode), the programs that meet its selector are no longer judged by that tas
 
 A known bug is a :class:`~conformance.paths.records.Limitation` with no outcome of its own (the record names it in
 ``detail.known_issue``). Its *selector* on a program is what can be told before converting: the ops it names (the
-program must use one), the constructs it names (the program must exercise one) and its modes. A known bug that
+program must use one), the constructs it names (the program must exercise one), its modes, and the facts it needs
+that the program itself tells (:data:`PROGRAM_FACTS`: a zero-size input). A known bug that
 names neither ops nor constructs (selected by the framework's message alone) cannot be told from the program, and
 is never steered around. A program steered away from a task is still judged by every other task.
 
@@ -22,6 +23,15 @@ from typing import Optional
 
 #: How many times a known bug fires on a task before that task skips the programs that meet its selector.
 KNOWN_BUG_LIMIT = 3
+#: The facts of a conversion (:attr:`~conformance.paths.limitation.Failure.facts`) a program tells before it is
+#: converted: a known bug that needs one is met only by the programs that have it (the other facts are seen only by
+#: converting, and do not narrow a selector).
+PROGRAM_FACTS = {"zero_size_input": lambda program: any(0 in leaf.shape for leaf in program.input_leaves())}
+
+
+def told_facts(program) -> frozenset:
+    """The :data:`PROGRAM_FACTS` that hold for ``program``."""
+    return frozenset(name for name, holds in PROGRAM_FACTS.items() if holds(program))
 
 
 def steerable(limitation) -> bool:
@@ -30,14 +40,22 @@ def steerable(limitation) -> bool:
     return limitation.outcome is None and bool(limitation.ops or limitation.constructs)
 
 
-def meets(limitation, ops, constructs, mode: str) -> bool:
-    """Whether a program with ``ops`` and ``constructs``, judged in ``mode``, meets the selector of ``limitation``
-    (every one it sets: its modes, one of its ops, one of its constructs)."""
+def meets(limitation, ops, constructs, mode: str, facts=frozenset()) -> bool:
+    """Whether a program with ``ops``, ``constructs`` and the :data:`PROGRAM_FACTS` ``facts``, judged in ``mode``,
+    meets the selector of ``limitation`` (every one it sets: its modes, one of its ops, one of its constructs, each
+    of its facts a program tells)."""
     if limitation.modes and mode not in limitation.modes:
         return False
     if limitation.ops and not set(limitation.ops) & set(ops):
         return False
+    if any(f in PROGRAM_FACTS and f not in facts for f in limitation.facts):
+        return False
     return not (limitation.constructs and not set(limitation.constructs) & set(constructs))
+
+
+def selected(program) -> tuple:
+    """What a selector reads of ``program``: its ops, its constructs, its :data:`PROGRAM_FACTS`."""
+    return set(program.ops()), set(program.constructs()), told_facts(program)
 
 
 class Steering:
@@ -50,7 +68,7 @@ class Steering:
         #: path id -> {the text a record names the bug by: the limitation}
         self.bugs = {p.id: {lim.text: lim for lim in p.records if steerable(lim)} for p in paths}
         self.fires: dict = defaultdict(list)  # (task key, bug text) -> indices of the cases it fired on
-        self.pending: dict = {}  # index -> (ops, constructs, {task keys sent and not recorded yet})
+        self.pending: dict = {}  # index -> ((ops, constructs, facts), {task keys sent and not recorded yet})
 
     def observe(self, index: int, record) -> None:
         """A record of the campaign arrived (``index``: its case's position; replays, negative, are left out)."""
@@ -60,8 +78,8 @@ class Steering:
             return
         key = task_key(record.path_id, record.mode)
         if index in self.pending:
-            self.pending[index][2].discard(key)
-            if not self.pending[index][2]:
+            self.pending[index][1].discard(key)
+            if not self.pending[index][1]:
                 del self.pending[index]
         text = record.detail.known_issue
         if text and text in self.bugs.get(record.path_id, {}) and index not in self.fires[(key, text)]:
@@ -70,26 +88,26 @@ class Steering:
     def sent(self, index: int, case, keys: list) -> None:
         """The tasks ``keys`` of case ``index`` go to a worker: until their records arrive, they may still fire."""
         if index >= 0 and keys:
-            self.pending[index] = (set(case.program.ops()), set(case.program.constructs()), set(keys))
+            self.pending[index] = (selected(case.program), set(keys))
 
     def decide(self, index: int, case, keys: list) -> Optional[dict]:
         """``{task key: bug text}`` of the tasks among ``keys`` that skip case ``index`` (empty: none), or None while
         cases before it still running could change that."""
         if self.limit <= 0 or index < 0:
             return {}
-        ops, constructs = set(case.program.ops()), set(case.program.constructs())
+        ops, constructs, facts = selected(case.program)
         out: dict = {}
         for key in keys:
             pid, _, mode = key.partition("@")
             for text, lim in self.bugs.get(pid, {}).items():
-                if not meets(lim, ops, constructs, mode):
+                if not meets(lim, ops, constructs, mode, facts):
                     continue
                 fired = sum(1 for i in self.fires.get((key, text), ()) if i < index)
                 if fired >= self.limit:
                     out[key] = text
                     break
-                open_ = sum(1 for i, (o, c, left) in self.pending.items()
-                            if i < index and key in left and meets(lim, o, c, mode))
+                open_ = sum(1 for i, ((o, c, f), left) in self.pending.items()
+                            if i < index and key in left and meets(lim, o, c, mode, f))
                 if fired + open_ >= self.limit:
                     return None
         return out
