@@ -51,6 +51,7 @@ def normalise(text: str, names: Iterable[str] = ()) -> str:
     text = ANSI.sub("", text)
     text = re.sub(r"0x[0-9a-fA-F]+", "<addr>", text)
     text = re.sub(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+~-]+){2,}[/\\]?", "<path>", text)
+    text = text.replace("<string>", "<path>")  # source compiled from a string: a location, as a file's path is
     text = re.sub(r"\b[0-9a-f]{12}\b", "<id>", text)
     for name in sorted(set(names), key=len, reverse=True):  # quoted, or bare where it cannot be a word
         quoted = rf"(?<=['\"`]){re.escape(name)}(?=['\"`])"
