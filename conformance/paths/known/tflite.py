@@ -268,4 +268,31 @@ RECORDS = (
                  "cases/standalone/tflite_floor_div_float_zero.py."),
         example=Failure('run', error_types=('RuntimeError',), message="Division by 0(FLOOR_DIV) failed to invoke"),
     ),
+    known_bug(
+        "tflite.operand_does_not_dominate",
+        reason=("The TFLite converter writes an invalid IR ('operand #0 does not dominate this use') for a "
+                "tf.TensorArray written in a loop with a value computed from the input"),
+        errors=('ConverterError',),
+        message=r"operand #\d+ does not dominate this use",
+        versions=">=2.21",
+        constructs=('tensor_array',),
+        paths=('tf.tflite',),
+        case="tflite-tensor-array-write-does-not-dominate.json",
+        script="tflite_tensor_array_write_does_not_dominate.py",
+        found="2026-11-29 (tensorflow 2.21.0, ai-edge-litert 2.3.0)",
+        details=("known bug (TensorFlow Lite's converter): a tf.TensorArray(size=1) written in a one-iteration "
+                 "loop with a value computed from the input (`rows.write(i, x * 2.0)`; reduce_mean, stack, "
+                 "expand_dims alike) fails in the converter's own MLIR passes with an invalid IR ('error: operand "
+                 "#0 does not dominate this use', 'operand defined here (op in the same block)'), an internal "
+                 "verifier error, not a refusal of an op; writing the input itself converts, and tf.function and "
+                 "XLA run both. Provenance: found by conformance 2026-11-29 (tensorflow 2.21.0), the tf campaign "
+                 "(seed 0, 300 s, case ee10d88cc149), minimised by conformance triage; "
+                 "cases/tflite-tensor-array-write-does-not-dominate.json, "
+                 "cases/standalone/tflite_tensor_array_write_does_not_dominate.py."),
+        example=Failure('convert',
+                        error_types=('ConverterError',),
+                        message=("<string>:1:1: error: operand #0 does not dominate this use\n<string>:1:1: note: "
+                                 "called from"),
+                        constructs=('list_value', 'tensor_array')),
+    ),
 )

@@ -220,4 +220,45 @@ RECORDS = (
                  "cases/standalone/tf_xla_tensorarray_dynamic_size.py."),
         example=Failure('compare', divergences=(('nonfinite', '[0]'),), constructs=('for_rows', 'list_value')),
     ),
+    refuses_with(
+        "xla.compile_time_constant",
+        reason=("XLA needs an op's shape arguments (a range's limit, a loop's trip count) to be compile-time "
+                "constants: one computed from the data is refused"),
+        phases=('convert', 'run'),
+        errors=('InvalidArgumentError',),
+        message=r"Input \d+ to node `[^`]*` with op \w+ must be a compile-time constant",
+        reference="https://www.tensorflow.org/xla/known_issues",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("XLA compilation requires that operator arguments that represent shapes or dimensions be known at "
+                 "compile time: `for i in range(n)` with n from a tensor (AutoGraph writes tf.range, 'Input 1 to "
+                 "node `range` with op Range must be a compile-time constant'; `while/range` inside a loop) is "
+                 "refused under jit_compile, where tf.function runs it. Provenance: XLA's known issues ('\"Must-be-"
+                 "constant\" inputs ...'), https://www.tensorflow.org/xla/known_issues; seen in the tf campaign "
+                 "seed 0 (cases 2817addb1a8b, 68dd1eabb493)."),
+        example=Failure('convert',
+                        error_types=('InvalidArgumentError',),
+                        message=("Input 1 to node `while/range` with op Range must be a compile-time constant.\n\n"
+                                 "XLA compilation requires that operator arguments that represent shapes or "
+                                 "dimensions be evaluated to concrete values at compile time.")),
+    ),
+    refuses_with(
+        "xla.branch_shape_differs",
+        reason=("XLA compiles a tf.cond only when its branches return tensors of one shape: branches returning "
+                "different ranks are refused"),
+        phases=('convert', 'run'),
+        errors=('InvalidArgumentError',),
+        message=r"left_branch_shape\.dimensions_size\(\) != right_branch_shape\.dimensions_size\(\)",
+        reference="https://openxla.org/xla/operation_semantics#conditional",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("XLA's Conditional gives both branch computations one result type S: an `if` on a tensor whose "
+                 "branches return (or leave a variable with) different ranks, which tf.function accepts as an unknown "
+                 "shape, is refused under jit_compile ('left_branch_shape.dimensions_size() != right_branch_shape."
+                 "dimensions_size() (0 vs 1)'). Provenance: XLA operation semantics, Conditional, "
+                 "https://openxla.org/xla/operation_semantics#conditional; seen in the tf campaign seed 0 (case "
+                 "0450c4ee8f64)."),
+        example=Failure('convert',
+                        error_types=('InvalidArgumentError',),
+                        message=("left_branch_shape.dimensions_size() != right_branch_shape.dimensions_size() (0 vs "
+                                 "1)\n\t [[{{node cond}}]]")),
+    ),
 )
