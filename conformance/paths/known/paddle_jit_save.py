@@ -287,11 +287,12 @@ RECORDS = (
     ),
     known_bug(
         "paddle_jit_save.bool_input_gradient",
-        reason=("jit.save builds the program with stop_gradient False also for a bool input, so a loaded layer in "
-                "train() builds a gradient op for it (roll_grad of bool)"),
+        reason=("jit.save builds the program with stop_gradient False also for a bool or integer input, so a loaded "
+                "layer in train() builds a gradient op it has no kernel for"),
         phases=('run',),
-        errors=('TypeError',),
-        message=r"Check data type error for op: \w+_grad, input: x, x\.dtype: bool\b",
+        errors=('TypeError', 'RuntimeError'),
+        message=(r"Check data type error for op: \w+_grad, input: x, x\.dtype: bool\b|op \[pd_op\.strided_slice_grad\] "
+                 r"kernel output args \(0\) defs should equal op outputs"),
         modes=frozenset({'grad', 'train'}),
         versions=">=3.3",
         script="paddle_jit_save_bool_input_roll_grad.py",
@@ -300,10 +301,15 @@ RECORDS = (
                  "builds the program with the InputSpec's stop_gradient (False by default) also for the bool, and "
                  "the loaded layer in train() builds roll_grad for it ('TypeError: (InvalidType) Check data type "
                  "error for op: roll_grad, input: x, x.dtype: bool'); InputSpec(..., stop_gradient=True) trains, "
-                 "as does dygraph. The same root as `paddle_jit_save.expand_bool_input_spec`. Provenance: found by "
-                 "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0 (final rerun), cases 2bb93dc45d86, "
-                 "330dedeb5b08; cases/standalone/paddle_jit_save_bool_input_roll_grad.py (grad and train modes "
-                 "only: no IR case)."),
+                 "as does dygraph. An integer input the same: `m[:, :, 1::3]` of a uint8 input builds "
+                 "strided_slice_grad of uint8, which has no CPU kernel ('(PreconditionNotMet) op "
+                 "[pd_op.strided_slice_grad] kernel output args (0) defs should equal op outputs (1)'). The same "
+                 "root as `paddle_jit_save.expand_bool_input_spec`. Provenance: found by conformance 2026-11-29 "
+                 "(paddlepaddle 3.3.1), campaign seed 0 (final rerun), cases 2bb93dc45d86, 330dedeb5b08; the "
+                 "uint8 face: campaign seed 0, 300 s, cases a846d718b71c, 02fecd90a6d3, d84d878db4bc, 373c6e0ca53e; "
+                 "cases/standalone/paddle_jit_save_bool_input_roll_grad.py, "
+                 "cases/standalone/paddle_jit_save_int_input_strided_slice_grad.py (grad and train modes only: no "
+                 "IR case)."),
         example=Failure('run', mode="train", error_types=('TypeError',),
                         message="(InvalidType) Check data type error for op: roll_grad, input: x, x.dtype: bool, and "
                                 "expected_dtype: complex128, complex64, float32, float64, int32, int64",

@@ -591,7 +591,7 @@ RECORDS = (
                  r"outputs"),
         versions=">=3.3",
         ops=('flatten', 'flatten_range', 'diagonal', 'unsqueeze'),
-        paths=AST_PATHS,
+        paths=AST_PATHS + ('paddle.to_static_sot',),
         case="paddle-to-static-flatten-float16.json",
         script="paddle_static_kernel_output_args.py",
         found="2026-11-28 (paddle 3.3.1)",
@@ -601,7 +601,9 @@ RECORDS = (
                  "float16 (a dtype its docs list; complex64 too; also `paddle.flatten(x, 1, 2)`, the IR's "
                  "flatten_range: case d2a59e38587f, 2026-11-29), paddle.diagonal of float16 and bfloat16 (listed) "
                  "and int8, uint8, int16 (not listed), paddle.unsqueeze of float16 (listed; found 2026-11-29, "
-                 "campaign seed 0, 300 s, case 43b483539b35). Provenance: "
+                 "campaign seed 0, 300 s, case 43b483539b35). SOT's static subgraphs the same "
+                 "(diagonal of float16 in to_static_sot, infer and train: case 03bff4119b80, 2026-11-29). "
+                 "Provenance: "
                  "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/flatten_en.html, "
                  ".../diagonal_en.html; found by conformance 2026-11-28 (paddle 3.3.1), clean campaigns seeds 2, 5, "
                  "8, cases e7fafa45ff1c, c26cfcaf4eae, 6c6debde5aaa; cases/paddle-to-static-flatten-float16.json, "
@@ -1149,7 +1151,8 @@ RECORDS = (
         phases=('convert', 'run'),
         errors=('ValueError', 'NotImplementedError'),
         message=(r"^(?![\s\S]*\[::-1\])[\s\S]*(dst_tensor `output_\d+` shall be defined|Only support "
-                 r"paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType)"),
+                 r"paddle::dialect::DenseTensorType or paddle::dialect::AllocatedDenseTensorType|we can only get "
+                 r"shape for dense_tensor or selected_rows)"),
         versions=">=3.3",
         constructs=('list_value',),
         paths=AST_PATHS,
@@ -1161,7 +1164,9 @@ RECORDS = (
                  "fails at the first run: '(InvalidArgument) dst_tensor `output_1` shall be defined' "
                  "(run_program_impl.cc); a layer in train() with an input that needs a gradient fails to build "
                  "the backward instead ('(Unimplemented) Only support paddle::dialect::DenseTensorType or "
-                 "paddle::dialect::AllocatedDenseTensorType'); jit.load'ed layers the same. Stacked into a tensor "
+                 "paddle::dialect::AllocatedDenseTensorType'); jit.load'ed layers the same; a Paddle Inference "
+                 "predictor on the saved program fails to build ('(InvalidArgument) Currently, we can only get "
+                 "shape for dense_tensor or selected_rows': case 7569951c7e74, 2026-11-29). Stacked into a tensor "
                  "before returning it runs; dygraph and SOT return the list. Provenance: found by conformance "
                  "2026-11-29 (paddlepaddle 3.3.1), campaign seed 1, 600 s, cases 26c4c0f6b943, c2d01cebb94d, "
                  "37b1c61d1605; cases/paddle-to-static-tensor-array-output.json, "
@@ -1170,6 +1175,61 @@ RECORDS = (
                         message="In transformed code: ValueError: (InvalidArgument) dst_tensor `output_1` shall be "
                                 "defined. [operator < run_program > error]",
                         constructs=('for_data', 'list_grown_data_loop', 'list_value')),
+    ),
+    known_bug(
+        "pir_ast.tensor_array_created_in_loop",
+        reason=("A tensor array created inside a loop that AST to_static converts (create_array, or a list grown "
+                "in a loop there) fails to build its program"),
+        phases=('convert', 'run'),
+        errors=('ValueError',),
+        message=r"Type validation failed for the 0th output[\s\S]*isa<paddle::dialect::DenseTensorType>",
+        versions=">=3.3",
+        constructs=('tensor_array', 'list_grown_data_loop'),
+        paths=AST_PATHS,
+        case="paddle-to-static-array-created-in-loop.json",
+        script="paddle_to_static_array_created_in_loop.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `while v.mean() < 0.5: a = paddle.tensor.create_array(paddle.float32); a = "
+                 "array_write(tanh(x[0]), 0, a); v = v + stack(a).sum(0) + 1.0` runs in dygraph; AST to_static fails "
+                 "to build the program: '(InvalidArgument) Type validation failed for the 0th output ... "
+                 "isa<paddle::dialect::DenseTensorType>()' (pd_op2.cc); the same in `for _ in range(n)` with n a "
+                 "Python int from the data, in `for _ in x` over an input with a dynamic dim, and with a list created"
+                 " in the while and appended to in a `for r in x` over an input with a dynamic dim (a tensor array "
+                 "there); jit.save'd layers and functions and the predictors build the same program. The array "
+                 "created before the loop, and a plain list in it, run; SOT runs it. Provenance: found by conformance"
+                 " 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, cases 39f9c1158419, 687e7118bd9b, "
+                 "78db147c0d17; cases/paddle-to-static-array-created-in-loop.json, "
+                 "cases/standalone/paddle_to_static_array_created_in_loop.py."),
+        example=Failure('run', error_types=('ValueError',),
+                        message=("example inputs: ValueError: (InvalidArgument) Type validation failed for the 0th "
+                                 "output.\n  [Hint: Expected (*this)->result(0).type().isa<paddle::dialect::"
+                                 "DenseTensorType>() == true, but received (*this)->result(0).type().isa<paddle::"
+                                 "dialect::DenseTensorType>():0 != true:1.]"),
+                        constructs=('for_rows', 'list_grown_data_loop', 'while_tensor')),
+    ),
+    known_bug(
+        "pir_ast.buffer_assigned_in_tensor_if",
+        reason=("AST to_static cannot convert a registered buffer reassigned inside an if on a tensor: "
+                "'assignment to parameter ... should be of type Parameter or None'"),
+        errors=('TypeError',),
+        message=r"assignment to parameter '\w+' should be of type Parameter or None, but got 'Value'",
+        versions=">=3.3",
+        paths=AST_PATHS,
+        case="paddle-to-static-buffer-assigned-in-tensor-if.json",
+        script="paddle_to_static_buffer_assigned_in_tensor_if.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: `if x.max() > -1.5: self.b = self.b + 1.0` with b a buffer (register_buffer) runs in "
+                 "dygraph; AST to_static (jit.save, the predictors) fails to convert it: 'TypeError: assignment to "
+                 "parameter 'b' should be of type Parameter or None, but got 'Value'' (Layer.__setattr__ in the "
+                 "converted branch; b is a buffer). The same assignment outside the if converts. Provenance: found "
+                 "by conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case 5f866811d138 "
+                 "(jit_save, inference, infer mode); cases/paddle-to-static-buffer-assigned-in-tensor-if.json, "
+                 "cases/standalone/paddle_to_static_buffer_assigned_in_tensor_if.py."),
+        example=Failure('convert', error_types=('TypeError',),
+                        message=("TypeError: In transformed code: if v10.max() > -1.5: self.p4 = self.p4 + 1.0 "
+                                 "TypeError: assignment to parameter 'p4' should be of type Parameter or None, but "
+                                 "got 'Value'"),
+                        constructs=('if_tensor', 'module_state', 'state_counter')),
     ),
     known_bug(
         "pir_ast.tensor_array_loop_backward",
