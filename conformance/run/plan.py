@@ -28,7 +28,6 @@ from conformance.run.neighbours import unrenderable
 from conformance.run.schedule import (
     CORE_PROGRAMS,
     EFFICIENCY,
-    MIN_ACCEPT,
     MIN_PROGRAMS,
     PREPARE_COST,
     PRIOR_WEIGHT,
@@ -44,9 +43,8 @@ from conformance.run.steering import Steering
 PLAN_FILE = "plan.jsonl"
 #: Outcomes that judge nothing: the path refused the program (or the case was discarded).
 REFUSED = ("unsupported", "discarded")
-#: A task whose programs are refused is offered more until it has judged its floor, up to this many programs (as
-#: many cases as a core task refusing most programs is offered for each program it lacks: 1 / MIN_ACCEPT).
-OFFER_LIMIT = round(MIN_PROGRAMS / MIN_ACCEPT)
+#: A task whose programs are refused is offered more until it has judged its floor, up to this many programs.
+OFFER_LIMIT = 3 * MIN_PROGRAMS
 #: How many cases are drawn between two updates of the rates once every floor is met (before: at every case).
 REPLAN_EVERY = 4
 
@@ -309,7 +307,7 @@ class Planner:
                                  if self.records[k] - self.refused[k] < CORE_PROGRAMS}
             for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)
                 offered = self.records[key] / max(1, self.records[key] - self.refused[key]) if self.records[key] else 1
-                costs[key] *= min(offered, 1 / MIN_ACCEPT)
+                costs[key] *= min(offered, OFFER_LIMIT / MIN_PROGRAMS)
             need = sum(floor_seconds(costs, core, prepare, accept=self.accept()))
             elapsed = self.clock() or 0.0
             out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
