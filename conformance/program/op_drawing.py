@@ -88,9 +88,9 @@ class OpDrawing:
             for spec in focus_leaf(self.draw, feats, ranges):  # the first value range the op takes
                 name, source = self.fresh(), f"x{inputs + len(self.focus_inputs)}"
                 scope.env[name] = self.variable(spec.type, (spec.low, spec.high), bool(spec.edge))
-                enabled = self.enable(rec, scope, name) if rec.inplace or not self.takes_first(rec, scope, name) \
-                    else []
-                if enabled or (not rec.inplace and self.takes_first(rec, scope, name)):  # what uses it keeps it
+                takes = not rec.inplace and self.takes_first(rec, scope, name)
+                enabled = [] if takes else self.enable(rec, scope, name)
+                if takes or enabled:  # what uses it keeps it
                     scope.local.add(name)
                     self.aliased.add(name)
                     self.focus_inputs += (Input(source, spec),)
