@@ -178,12 +178,20 @@ def _child(conn, payload: bytes, log_path: str) -> None:
         conn.close()
 
 
-@functools.lru_cache(maxsize=None)
 def _context(framework: str):
+    """The ``forkserver`` context whose server has imported ``framework``. A process has one fork server, which
+    imports its preloads when it starts: a server started for another framework is stopped first (a child forked
+    from it would import this framework anew, seconds each, next to the other one: Paddle after TensorFlow
+    segfaults), and the next process started starts one for ``framework``."""
     import multiprocessing as mp
+    from multiprocessing import forkserver
 
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["conformance.check.isolated", FRAMEWORK_MODULES[framework]])
+    preload = ["conformance.check.isolated", FRAMEWORK_MODULES[framework]]
+    server = forkserver._forkserver
+    if server._preload_modules != preload:
+        server._stop()  # nothing runs on it: each path's process is joined before the next starts
+        ctx.set_forkserver_preload(preload)
     return ctx
 
 
