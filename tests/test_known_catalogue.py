@@ -215,3 +215,23 @@ def test_the_records_of_a_path_have_distinct_reasons():
 def _carriers_paths():
     _carriers()
     return list(PATHS.values())
+
+
+def test_what_the_example_inputs_tell_selects_a_record_only_where_it_holds():
+    """``int64_beyond_int32`` holds only for an int64 value outside int32's range (not at its ends, nor for another
+    dtype), and names OpenVINO's int32 arithmetic only there: another value mismatch on the path stays unnamed."""
+    import numpy as np
+
+    from conformance.paths.records import example_facts
+
+    beyond = [np.array([1, 2**31], np.int64), {"k": [np.zeros((2, 0), np.float32)]}]
+    assert example_facts(beyond) == {"zero_size_input": True, "int64_beyond_int32": True}
+    within = [np.array([2**31 - 1, -2**31], np.int64), np.array([2.0**40]), np.array([], np.int64)]
+    assert example_facts(within) == {"zero_size_input": True, "int64_beyond_int32": False}
+    if not framework_available("tf"):
+        pytest.skip("tf is not installed")
+    load_framework("tf")
+    path = PATHS["tf.onnx_openvino"]
+    wrapped = Failure("compare", divergences=(("value", "[0]"),), facts=("int64_beyond_int32",))
+    assert path.limitation_for(wrapped, FRAMEWORKS["tf"].version()).name == "openvino.int64_computed_as_int32"
+    assert path.limitation_for(Failure("compare", divergences=(("value", "[0]"),)), FRAMEWORKS["tf"].version()) is None

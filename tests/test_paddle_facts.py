@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("paddle")
 
-from conformance.paths.records import FRAMEWORKS, PATHS, ConvertContext, Failure, load_framework  # noqa: E402
+from conformance.paths.records import FRAMEWORKS, PATHS, ConvertContext, Failure, example_facts, load_framework  # noqa: E402
 from conformance.program.case import Case, map_tree, materialize  # noqa: E402
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
@@ -27,7 +27,7 @@ def _ctx(case: Case, tmp_path) -> ConvertContext:
     args, kwargs = materialize(case.program, case.inputs[0])
     model = prepare(load_model_module(case.program, "paddle").Model(), "cpu", False)
     return ConvertContext(model, map_tree(lambda a: to_tensor(a, "cpu", False), args), kwargs, case.program, "cpu",
-                          tmp_path, tensor_names(case.program))
+                          tmp_path, tensor_names(case.program), facts=example_facts(args))
 
 
 def _corpus_case(name: str) -> Case:
@@ -72,7 +72,7 @@ def test_an_if_branch_repeating_an_output_is_read_from_the_onnx_file(onnx_path, 
     assert lim is None or lim.name != "onnxruntime.if_branch_repeats_output"
 
 
-def test_a_zero_size_input_is_noted_by_the_conversion(tmp_path):
+def test_a_zero_size_input_is_noted_for_the_conversion(tmp_path):
     load_framework("paddle")
     path = PATHS["paddle.to_static"]
     case = _corpus_case("paddle-to-static-if-zero-size-flattened.json")

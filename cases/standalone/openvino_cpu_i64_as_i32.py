@@ -7,8 +7,9 @@ Needs only numpy and openvino (2026.4.1 here). The model is built with OpenVINO'
 through a Relu, or only returned, compiled for the CPU. The CPU plugin's integer inference precision is i32 (its
 documentation, "Supported Inference Data Types"), so it keeps an int64 tensor as int32 and hands back the low 32 bits
 sign-extended: 2**63 - 1 becomes -1, -2**63 becomes 0.
-Case cases/openvino-i64-computed-as-i32.json pins it (tf.onnx_openvino, torch.onnx_torchscript_openvino); no catalogue
-record names it yet: a mismatch alone cannot tell it from other value mismatches on those paths.
+Case cases/openvino-i64-computed-as-i32.json pins it (tf.onnx_openvino, torch.onnx_torchscript_openvino); the
+catalogue's documented divergence openvino.int64_computed_as_int32 names it where an example input holds an int64 value
+beyond int32's range (the runner's fact ``int64_beyond_int32``).
 
 Run: python openvino_cpu_i64_as_i32.py   (exit status 1 while the values differ)
 """

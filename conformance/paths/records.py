@@ -17,6 +17,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+import numpy as np
+
 from conformance.paths.limitation import (  # noqa: F401 - part of the path API
     DIVERGENCES,
     PHASES,
@@ -25,7 +27,7 @@ from conformance.paths.limitation import (  # noqa: F401 - part of the path API
     Limitation,
 )
 from conformance.paths.onnx_opset import requested_opset
-from conformance.program.trees import FlatOutputs  # noqa: F401 - part of the path API
+from conformance.program.trees import FlatOutputs, flatten  # noqa: F401 - FlatOutputs: part of the path API
 
 #: Framework name -> module that registers its paths and its :class:`Framework` adapter.
 FRAMEWORK_MODULES = {"torch": "conformance.paths.torch", "paddle": "conformance.paths.paddle",
@@ -190,7 +192,8 @@ class ConvertContext:
     output_structure: Any = None
     #: What the conversion observed about itself (fact name -> bool; Paddle's conversions note them), for the known
     #: bugs a failure's kind alone cannot tell apart: the runner puts those that hold on the :class:`Failure`
-    #: (:meth:`Failure.of_context`). Per conversion: nothing carries them from one conversion to the next.
+    #: (:meth:`Failure.of_context`). Per conversion: nothing carries them from one conversion to the next. The
+    #: runner starts it with what the example inputs tell (:func:`example_facts`).
     facts: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -203,6 +206,17 @@ class ConvertContext:
             if self.output_structure is None:
                 self.output_structure = _output_structure(self.program.output)
 
+
+def example_facts(args) -> dict:
+    """What the example inputs (``args``, numpy arrays in any nest) tell every conversion of a case, noted in
+    :attr:`ConvertContext.facts` by the runner: ``zero_size_input``, a tensor with a dim of 0;
+    ``int64_beyond_int32``, an int64 tensor holding a value outside int32's range (OpenVINO's CPU plugin computes
+    integers in int32)."""
+    arrays = [a for a in flatten(list(args)) if isinstance(a, np.ndarray)]
+    low, high = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    return {"zero_size_input": any(0 in a.shape for a in arrays),
+            "int64_beyond_int32": any(a.dtype == np.int64 and a.size and (a.min() < low or a.max() > high)
+                                      for a in arrays)}
 
 def _output_structure(out):
     """The nest of a program's output (:class:`~conformance.program.ir.Out`), None in place of each tensor."""

@@ -31,6 +31,7 @@ from conformance.paths.records import (
     Failure,
     Framework,
     PathRecord,
+    example_facts,
     load_framework,
     missing_requirements,
 )
@@ -142,7 +143,7 @@ def convert_context(case: Case, prep: Prepared, path: PathRecord, device: str, m
     model = set_training(fw, fw.prepare(prep.new_model(), device, False), prep.training)
     return ConvertContext(model, map_tree(lambda a: fw.to_tensor(a, device, False), example.args),
                           dict(example.kwargs), case.program, device, workdir, tensor_names(case.program),
-                          _distinct_kwargs(prep.runs), mode)
+                          _distinct_kwargs(prep.runs), mode, facts=example_facts(example.args))
 
 
 def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",

@@ -58,12 +58,13 @@ RECORDS = (
     writes_wrong(
         "openvino.single_thread_unique_empty",
         reason=("OpenVINO's CPU plugin compiled with INFERENCE_NUM_THREADS=1 swallows Unique's shape error on a "
-                "zero-size input and returns zero-size outputs"),
+                "zero-size input: zero-size or uninitialised outputs"),
         phases=('compare',),
-        divergences=('shape',),
+        divergences=('shape', 'value'),
         versions=">=2026.4.1",
         package="openvino",
         ops=('unique',),
+        facts=('zero_size_input',),
         paths=('torch.openvino', 'torch.onnx_dynamo_openvino', 'torch.onnx_torchscript_openvino', 'tf.openvino'),
         script="torch_openvino_single_thread_unique_empty.py",
         found="2026-11-29 (torch 2.13.0, openvino 2026.4.1)",
@@ -71,12 +72,15 @@ RECORDS = (
                  "its shape at inference ('Cannot get dims for non static shape', which the CPU plugin raises by "
                  "default); compiled with INFERENCE_NUM_THREADS=1 (as conformance compiles) it swallows the error "
                  "and infer() returns every output of the model with a zero-size shape (tanh(x) of [0, 0] for [2, "
-                 "3]; read from either ONNX exporter's file or TensorFlow's SavedModel, [0, 3]): the Unique face of "
-                 "`openvino.single_thread_shape_error`. Provenance: found by conformance 2026-11-29 (torch 2.13.0, "
-                 "openvino 2026.4.1), the torch campaign (seed 0, case 401c31e9a1fd, "
+                 "3]; read from either ONNX exporter's file or TensorFlow's SavedModel, [0, 3]), or outputs of the "
+                 "right shape holding uninitialised values (x * 2 of a [1, 1, 1] as 6.3e28, from the TorchScript "
+                 "exporter's file and TensorFlow's SavedModel: paddle campaign seed 0, case 94d53761e80c, before "
+                 "its int64 [0, 4] was made [2, 4]): the Unique "
+                 "face of `openvino.single_thread_shape_error`. Provenance: found by conformance 2026-11-29 "
+                 "(torch 2.13.0, openvino 2026.4.1), the torch campaign (seed 0, case 401c31e9a1fd, "
                  "reduced by hand; no case file: replaying the case on every framework's paths grew one process past "
                  "20 GB); cases/standalone/torch_openvino_single_thread_unique_empty.py."),
-        example=Failure('compare', divergences=(('shape', '[0]'),), ops=('tanh', 'unique')),
+        example=Failure('compare', divergences=(('shape', '[0]'),), ops=('tanh', 'unique'), facts=('zero_size_input',)),
     ),
     known_bug(
         "openvino.single_thread_unique_empty_crash",
@@ -392,6 +396,28 @@ RECORDS = (
                  "Provenance: found by conformance 2026-11-28 (openvino 2026.4.1), the deployment campaigns of "
                  "torch, paddle and tf (seed 0) (case 857191e469c9); cases/standalone/openvino_cpu_bf16_rounding.py."),
         example=Failure('compare', divergences=(('value', '[0]'),), ops=('round_to',)),
+    ),
+    documented(
+        "openvino.int64_computed_as_int32",
+        reason=("OpenVINO's CPU plugin computes integers in int32: an int64 value beyond int32's range comes back "
+                "as its low 32 bits"),
+        phases=('compare',),
+        divergences=('value',),
+        facts=('int64_beyond_int32',),
+        package="openvino",
+        case="openvino-i64-computed-as-i32.json",
+        script="openvino_cpu_i64_as_i32.py",
+        reference="https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/cpu-device.html",
+        details=("OpenVINO's CPU plugin computes integers in int32 (its documented integer inference precision, "
+                 "'Supported Inference Data Types'): an int64 model keeps int64 inputs and outputs, but a value "
+                 "beyond int32's range comes back as its low 32 bits sign-extended (2**63 - 1 becomes -1), even "
+                 "through an Identity, where onnxruntime gives the input back. Judged where an example input holds "
+                 "such a value (the generator's 'huge' int64 edge). Provenance: "
+                 "https://docs.openvino.ai/2025/openvino-workflow/running-inference/inference-devices-and-modes/"
+                 "cpu-device.html; found by conformance 2026-11-29 (tf 2.21.0, openvino 2026.4.1), the tf campaign "
+                 "seed 0 (case 70bb6006de28); cases/openvino-i64-computed-as-i32.json, "
+                 "cases/standalone/openvino_cpu_i64_as_i32.py."),
+        example=Failure('compare', divergences=(('value', '[0]'),), facts=('int64_beyond_int32',)),
     ),
     documented(
         "openvino.no_state",

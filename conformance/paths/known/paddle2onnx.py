@@ -90,6 +90,34 @@ RECORDS = (
                                  "dimensions")),
     ),
     known_bug(
+        "paddle2onnx.if_unique_output_type",
+        reason=("paddle2onnx can declare paddle.unique's int64 output yielded by an If as float: onnxruntime refuses "
+                "to load the file"),
+        errors=('Fail',),
+        message=r"Op \(If\) \[TypeInferenceError\].*Type \(tensor\(float\)\) of output arg \(p2o\.yield",
+        versions=">=2.1",
+        package="paddle2onnx",
+        ops=('unique',),
+        case="paddle-onnx-if-unique-output-typed-float.json",
+        found="2026-11-29 (paddle 3.3.1, paddle2onnx 2.1.0, onnxruntime 1.31.1)",
+        details=("known bug: paddle2onnx can declare the output of paddle.unique (int64) yielded by an If (a return "
+                 "inside an `if` on a tensor) as tensor(float) in both branch graphs; onnxruntime refuses to load "
+                 "the file ('Type (tensor(float)) of output arg (p2o.yield.2) ... does not match expected type "
+                 "(tensor(int64))'). Replacing the unique by `x + 0` exports right, and so do small programs that "
+                 "yield a unique through an if (with a zero-size or a full int64 input, opsets 9 to 17): the "
+                 "trigger beyond unique is not isolated, nor whether the float comes from the static program "
+                 "paddle2onnx reads (which types some uniques float32: pir_ast.static_unique_float32). Provenance: "
+                 "found by conformance 2026-11-29 (paddle 3.3.1, paddle2onnx 2.1.0), the paddle campaign seed 0 "
+                 "(case 94d53761e80c); cases/paddle-onnx-if-unique-output-typed-float.json."),
+        example=Failure('convert',
+                        error_types=('Fail',),
+                        message=("Load model from <path> failed:Node (If.0) Op (If) [TypeInferenceError] Graph "
+                                 "attribute inferencing failed: Type Error: Type (tensor(float)) of output arg "
+                                 "(p2o.yield.2) of node (Identity.12) does not match expected type (tensor(int64))"),
+                        constructs=('if_tensor',),
+                        ops=('unique',)),
+    ),
+    known_bug(
         "paddle2onnx.repeat_interleave_tile",
         reason=("paddle2onnx writes paddle.repeat_interleave(x, 2, axis) as an ONNX Tile whose repeats have another "
                 "length than x's rank: onnxruntime refuses to run it"),

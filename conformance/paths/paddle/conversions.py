@@ -64,15 +64,13 @@ def note(ctx, **facts) -> None:
     ``undefined_outputs`` (the program returns an ``UndefinedVar``, which a saved program leaves out),
     ``output_is_input`` (a saved program returns an input where forward computed an output from it),
     ``saved_for_inference`` (a layer in train() saved with operators for inference, ``is_test`` true),
-    ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice), ``zero_size_input`` (an
-    example input tensor has a dim of 0: every conversion notes it); its runs add ``wrote_inputs`` (:func:`watched`).
-    A reproducer's context has no ``facts``: it ignores them."""
+    ``branch_repeats_output`` (paddle2onnx's file has an If branch listing one value twice); its runs add
+    ``wrote_inputs`` (:func:`watched`). The runner started ``ctx.facts`` with what the example inputs tell
+    (:func:`~conformance.paths.records.example_facts`: ``zero_size_input`` ...). A reproducer's context has no
+    ``facts``: it ignores them."""
     seen = getattr(ctx, "facts", None)
-    if seen is None:
-        return
-    tensors = [t for t in flatten(list(getattr(ctx, "args", ()))) if isinstance(t, paddle.Tensor)]
-    seen.clear()
-    seen.update({"zero_size_input": any(0 in t.shape for t in tensors), **facts})
+    if seen is not None:
+        seen.update(facts)
 
 
 def watched(ctx, artifact):
