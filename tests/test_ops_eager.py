@@ -126,3 +126,24 @@ if __name__ == "__main__":
                   flush=True)
         except BaseException as e:  # noqa: BLE001 - a report per op, then the next one
             print(op_name, "FAILED", type(e).__name__, str(e)[:3000], flush=True)
+
+
+def test_a_gather_index_may_reach_past_its_own_length_along_dim():
+    """``gather``'s index is shorter than x along ``dim`` (one row) and points at x's last row there: TensorFlow's
+    ``take_along_axis`` is given x cropped to the index's block in the other dims only (cropped along ``dim`` too,
+    its eager refused the index as out of range: a program every other framework runs)."""
+    from conformance.program.case import Case, InputSet
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
+    from conformance.run.runner import prepare
+
+    frameworks = [fw for fw in INSTALLED if fw in OPS["gather"].frameworks]
+    if len(frameworks) < 2 or "tf" not in frameworks:
+        pytest.skip("needs TensorFlow and another framework")
+    program = Program(seed=3, inputs=(Input("x", TensorSpec((2, 3))),), kwargs=(), params=(),
+                      body=(Get("v0", "x", ()), OpStmt("v1", "gather", ("v0",), (("dim", 1), ("index", ((2,), (0,)))))),
+                      output=OutVar("v1"))
+    case = Case(program, (InputSet("example", 2, 1, ()),))
+    runs = {fw: prepare(case, fw).runs[0].eager for fw in frameworks}
+    for fw in frameworks[1:]:
+        assert np.array_equal(flatten(runs[fw])[0], flatten(runs[frameworks[0]])[0]), (fw, runs)

@@ -43,13 +43,15 @@ def _literal(index) -> str:
 
 
 def _index_tensors(ts, a) -> dict:
-    """The constant index as a tensor in each framework, and the crop of ``x`` to the index's block."""
+    """The constant index as a tensor in each framework, the crop of a tensor to the index's block (``crop``), and
+    the crop of ``x`` to it in every dim but ``dim``, which a gather indexes whole (``crop_but_dim``)."""
     literal = _literal(a["index"])
     shape = np.asarray(a["index"]).shape
-    crop = ", ".join(f":{n}" for n in shape)
+    dim = axis_of(ts[0], a)
     return {"torch_index": f"torch.tensor({literal}, device={{0}}.device)",
             "paddle_index": f"paddle.to_tensor({literal})", "tf_index": f"tf.constant({literal}, tf.int64)",
-            "index_list": literal, "crop": crop}
+            "index_list": literal, "crop": ", ".join(f":{n}" for n in shape),
+            "crop_but_dim": ", ".join(":" if d == dim else f":{n}" for d, n in enumerate(shape))}
 
 
 def _block_shape(t: TensorType, dim: int, draw, along: int) -> tuple:
@@ -100,7 +102,7 @@ register(name="gather", family="indexing", arity=1, arg_dtypes=("any",), doc="to
          "a constant index: out[i][j] = x[index[i][j]][j] (dim 0); the index may be smaller than x elsewhere",
          emit=per_framework("torch.gather({0}, {dim}, {torch_index})",
                             "paddle.take_along_axis({0}, {paddle_index}, {dim}, broadcast=False)",
-                            "tf.experimental.numpy.take_along_axis({0}[{crop}], {tf_index}, {dim})"),
+                            "tf.experimental.numpy.take_along_axis({0}[{crop_but_dim}], {tf_index}, {dim})"),
          infer=_gather_infer, attrs=_gather_attrs, fields=_index_tensors, domain=_has_static, bound=keep_bound,
          refuses={"paddle": ("bool", "int8", "float16")})  # paddle.take_along_axis has no kernel for them (CPU)
 
