@@ -235,3 +235,30 @@ def test_what_the_example_inputs_tell_selects_a_record_only_where_it_holds():
     wrapped = Failure("compare", divergences=(("value", "[0]"),), facts=("int64_beyond_int32",))
     assert path.limitation_for(wrapped, FRAMEWORKS["tf"].version()).name == "openvino.int64_computed_as_int32"
     assert path.limitation_for(Failure("compare", divergences=(("value", "[0]"),)), FRAMEWORKS["tf"].version()) is None
+
+
+def test_a_gradient_tensorflow_eager_lacks_is_named_and_judges_no_path():
+    """A refusal of eager's gradient (no TruncateMod gradient) is ``unsupported`` naming its record; eager's known bug
+    (sorting a zero-size dim has no gradient) a ``discarded`` record that names it; the same sort of a full tensor
+    passes."""
+    pytest.importorskip("tensorflow")
+    from conformance.program.case import Case, InputSet
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
+    from conformance.run.runner import check
+
+    load_framework("tf")
+
+    def case(op, attrs, shape):
+        program = Program(seed=5, inputs=(Input("x", TensorSpec(shape)),), kwargs=(), params=(),
+                          body=(Get("v0", "x", ()), OpStmt("v1", op, ("v0",), attrs)), output=OutVar("v1"))
+        return Case(program, (InputSet("example", 2, 1, ()),))
+
+    function = PATHS["tf.function"]
+    refused = check(case("fmod_scalar", (("c", 1.5),), (2, 3)), function, mode="grad")
+    assert refused.outcome == "unsupported" and "TruncateMod" in refused.detail.limitation, refused.detail.message
+    sort = (("dim", 1), ("descending", False))
+    empty = check(case("sort", sort, (2, 0)), function, mode="grad")
+    assert empty.outcome == "discarded", empty.detail.message
+    assert empty.detail.known_issue.startswith("tf_eager.sort_empty_gradient"), empty.detail.known_issue
+    assert check(case("sort", sort, (2, 3)), function, mode="grad").outcome == "pass"

@@ -178,11 +178,16 @@ def run_path(case: Case, prep: Prepared, path: PathRecord, device: str = "cpu",
         if where:
             return harness_error(record, e, where, f"the eager {mode} reference")
         text = error_text(e)
-        lim = rules.limitation_for(Failure.of_exception(e, "eager", mode))
-        if lim:
+        failure = Failure.of_exception(e, "eager", mode)
+        # the mode's own rules, else a record of the framework's eager (its component: a gradient it has no kernel
+        # for is a refusal; one it gets wrong a known bug, and the record is still discarded: nothing to judge by)
+        lim = rules.limitation_for(failure) or path.limitation_for(failure.of_program(prep.program), fw.version())
+        if lim and lim.outcome:
             detail.traceback = short(traceback.format_exc(), 4000)
             detail.limitation = lim.reason
             return record.finish(lim.outcome, f"eager {mode} reference: {short(text, 600)}")
+        if lim:
+            detail.known_issue = lim.text
         return eager_refusal(record, e, f"its {mode} reference")
     record.timings.prepare_s = round(prep.prepare_s + time.perf_counter() - t0, 6)
     workdir = path_workdir(case, fw.name, path)

@@ -20,8 +20,9 @@ import importlib
 from conformance.paths.limitation import Limitation
 
 #: The component modules, in the order ``conformance paths`` lists a path's records.
-COMPONENTS = ("torch_eager", "paddle_eager", "python_state", "torchscript", "fx", "torch_compile", "inductor",
-              "torch_export", "dynamo_exporter", "torchscript_exporter", "executorch", "pir_ast", "sot", "paddle_amp",
+COMPONENTS = ("torch_eager", "paddle_eager", "tf_eager", "python_state", "torchscript", "fx", "torch_compile",
+              "inductor", "torch_export", "dynamo_exporter", "torchscript_exporter", "executorch", "pir_ast", "sot",
+              "paddle_amp",
               "paddle_jit_save", "paddle_inference", "paddle2onnx", "autograph", "xla", "tf1_graph", "tf_freeze",
               "tf2onnx", "tflite", "onnx", "onnxruntime", "openvino")
 

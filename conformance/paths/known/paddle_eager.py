@@ -1,7 +1,7 @@
 """Paddle's dygraph itself: what every Paddle path meets because eager does it.
 """
 
-from conformance.paths.known.factories import Failure, known_bug
+from conformance.paths.known.factories import Failure, known_bug, missing_kernel
 
 RECORDS = (
     known_bug(
@@ -21,5 +21,24 @@ RECORDS = (
                  "clean campaign seed 5, case ffdc14d424bf; "
                  "cases/standalone/paddle_integer_floor_divide_overflow_sigfpe.py."),
         example=Failure('crash', error_types=('SIGFPE',), message="floor_divide_ad_func(", ops=('floor_div',)),
+    ),
+    missing_kernel(
+        "paddle_eager.float16_cpu_gradient",
+        reason=("Paddle's CPU has no float16 kernel for the gradient of some ops (exp_grad, log1p_grad, tile_grad), "
+                "so dygraph cannot differentiate them in float16"),
+        phases=('eager',),
+        errors=('RuntimeError',),
+        message=r"The kernel with key \(CPU, .*float16\) of kernel `\w+_grad` is not registered",
+        modes=frozenset({'grad', 'train'}),
+        details=("Paddle's CPU registers float16 forward kernels for some ops whose backward kernels it does not "
+                 "(exp_grad, log1p_grad, tile_grad among this suite's ops: 'The kernel with key (CPU, "
+                 "Undefined(AnyLayout), float16) of kernel `exp_grad` is not registered', the registered types "
+                 "listed), so dygraph cannot differentiate a float16 program through them on the CPU, and no path is "
+                 "judged on it in grad and train mode. Provenance: the kernel registry's own message; seen in the "
+                 "paddle campaigns seed 0 and 1 of 2026-11-29 (cases e04cae4b9280, 08adc87e9214)."),
+        example=Failure('eager', mode="grad", error_types=('RuntimeError', 'Exception'),
+                        message=("(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel "
+                                 "`exp_grad` is not registered. Selected wrong DataType `float16`."),
+                        ops=('exp',)),
     ),
 )

@@ -66,38 +66,38 @@ AUTOGRAD_MODES = frozenset({"infer", "grad", "train"})
 
 register(
     PathRecord("tf", "eager", "eager tf.Module (the reference, on the chosen device)", conv.eager_model, conv.call,
-               reference=True, modes=AUTOGRAD_MODES),
+               components=("tf_eager",), reference=True, modes=AUTOGRAD_MODES),
     PathRecord("tf", "function", f"tf.function(input_signature=...) (AutoGraph); {BOUND_NOTE}",
                partial(conv.trace, jit_compile=False), conv.run,
-               components=("python_state", "autograph"), counters=counters,
+               components=("tf_eager", "python_state", "autograph"), counters=counters,
                modes=AUTOGRAD_MODES),
     PathRecord("tf", "xla", f"tf.function(input_signature=..., jit_compile=True) (XLA); {BOUND_NOTE}",
                partial(conv.trace, jit_compile=True), conv.run,
-               components=("python_state", "autograph", "xla"), counters=counters,
+               components=("tf_eager", "python_state", "autograph", "xla"), counters=counters,
                modes=AUTOGRAD_MODES),
     PathRecord("tf", "function_per_call", f"tf.function(model.__call__) without a signature; {PER_CALL_NOTE}",
-               partial(conv.trace_per_call, jit_compile=False), conv.run, components=("python_state", "autograph"),
-               counters=counters, modes=AUTOGRAD_MODES),
+               partial(conv.trace_per_call, jit_compile=False), conv.run,
+               components=("tf_eager", "python_state", "autograph"), counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "xla_per_call", f"tf.function(model.__call__, jit_compile=True) (XLA) without a signature; "
                f"{PER_CALL_NOTE}", partial(conv.trace_per_call, jit_compile=True), conv.run,
-               components=("python_state", "autograph", "xla"),
+               components=("tf_eager", "python_state", "autograph", "xla"),
                counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "function_reduce_retracing", "tf.function(model.__call__, reduce_retracing=True) without a "
                f"signature (a shape seen to vary is traced once more as None); {PER_CALL_NOTE}",
                partial(conv.trace_per_call, jit_compile=False, reduce_retracing=True), conv.run,
-               components=("python_state", "autograph"), counters=counters, modes=AUTOGRAD_MODES),
+               components=("tf_eager", "python_state", "autograph"), counters=counters, modes=AUTOGRAD_MODES),
     PathRecord("tf", "saved_model", "tf.saved_model.save (one concrete function per kwargs value of the case), "
-               "then tf.saved_model.load", conv.save_and_load, conv.run, components=("python_state", "autograph"),
-               counters=counters, dict_order=False),
+               "then tf.saved_model.load", conv.save_and_load, conv.run,
+               components=("tf_eager", "python_state", "autograph"), counters=counters, dict_order=False),
     PathRecord("tf", "onnx", "tf2onnx.convert.from_function on onnxruntime (non-tensor arguments fixed at export)",
                conv.export_onnx, conv.run,
-               components=("python_state", "autograph", "tf_freeze", "tf2onnx", "onnx", "onnxruntime"),
+               components=("tf_eager", "python_state", "autograph", "tf_freeze", "tf2onnx", "onnx", "onnxruntime"),
                specializes=frozenset({"kwargs"}),
                requires=("tf2onnx", "onnx", "onnxruntime"), unavailable_on=cuda_provider_missing,
                default_onnx_opset=onnx_default_opset),
     PathRecord("tf", "session", "TF1 graph: the module's build_graph on tf.compat.v1.placeholders (tf.cond, "
                "tf.while_loop, TF1 control flow) run in a tf.compat.v1.Session (non-tensor arguments fixed when the "
-               "graph is built)", conv.build_session, conv.run, components=("autograph", "tf1_graph"),
+               "graph is built)", conv.build_session, conv.run, components=("tf_eager", "autograph", "tf1_graph"),
                specializes=frozenset({"kwargs"}), modes=frozenset({"infer", "grad"})),
 )
 

@@ -24,23 +24,23 @@ KWARGS = frozenset({"kwargs"})
 DEPLOYMENT_PATHS = (
     PathRecord("tf", "tflite", "tf.lite.TFLiteConverter.from_concrete_functions (float32, builtin operators only) run "
                "by LiteRT's interpreter (ai_edge_litert) " + FIXED_NOTE, deploy.tflite, conv.run,
-               components=("python_state", "autograph", "tf_freeze", "tflite"),
+               components=("tf_eager", "python_state", "autograph", "tf_freeze", "tflite"),
                specializes=KWARGS,
                requires=("ai_edge_litert",), devices=("cpu",)),
     PathRecord("tf", "tflite_select_tf_ops", "tf.lite.TFLiteConverter.from_concrete_functions with SELECT_TF_OPS "
                "(TensorFlow operators kept where TensorFlow Lite has no builtin) run by tf.lite.Interpreter (Flex "
                "delegate) " + FIXED_NOTE, partial(deploy.tflite, select_tf_ops=True), conv.run,
-               components=("python_state", "autograph", "tf_freeze", "tflite"),
+               components=("tf_eager", "python_state", "autograph", "tf_freeze", "tflite"),
                specializes=KWARGS,
                devices=("cpu",),
                default=False),
     PathRecord("tf", "openvino", "a SavedModel with a flat serving signature, read by openvino.convert_model, compiled "
                "for the CPU in float32 " + FIXED_NOTE, deploy.openvino_model, conv.run,
-               components=("python_state", "autograph", "openvino"),
+               components=("tf_eager", "python_state", "autograph", "openvino"),
                specializes=KWARGS, requires=("openvino",), float64_as=FLOAT64_AS, devices=("cpu",)),
     PathRecord("tf", "onnx_openvino", "tf2onnx.convert.from_function, the file read by OpenVINO's ONNX reader, "
                "compiled for the CPU in float32 " + FIXED_NOTE, deploy.onnx_openvino, conv.run,
-               components=("python_state", "autograph", "tf_freeze", "tf2onnx", "openvino"),
+               components=("tf_eager", "python_state", "autograph", "tf_freeze", "tf2onnx", "openvino"),
                specializes=KWARGS, requires=("tf2onnx", "onnx", "openvino"),
                float64_as=FLOAT64_AS, devices=("cpu",), default_onnx_opset=onnx_default_opset),
 )
