@@ -42,6 +42,28 @@ RECORDS = (
                         ops=('conv2d_depthwise',)),
     ),
     known_bug(
+        "tf_eager.conv3d_gradient_data_format",
+        reason=("TensorFlow's gradient of a 3-d tf.nn.convolution without a dilation fails in eager: 'NoneType' "
+                "object has no attribute 'decode'"),
+        phases=('eager',),
+        errors=('AttributeError',),
+        message=r"'NoneType' object has no attribute 'decode'",
+        modes=frozenset({'grad', 'train'}),
+        ops=('conv3d',),
+        versions=">=2.21",
+        script="tf_conv3d_gradient_data_format.py",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("known bug: the gradient of tf.nn.convolution of a 5-d input without a dilation (what torch's conv3d "
+                 "is written as) fails in eager with \"AttributeError: 'NoneType' object has no attribute 'decode'\": "
+                 "nn_grad.py's _Conv3DGrad reads the op's data_format, which the Conv3D op tf.nn.convolution makes "
+                 "does not carry; with a dilation, tf.nn.conv3d itself, and in 2-d the gradient works. So a program "
+                 "with a conv3d has no eager gradient and no path is judged on it in grad and train mode. "
+                 "Provenance: found by conformance 2026-11-29 (tensorflow 2.21.0), the tf campaign seed 0 (case "
+                 "fa2fd65a9539); cases/standalone/tf_conv3d_gradient_data_format.py."),
+        example=Failure('eager', mode="grad", error_types=('AttributeError', 'Exception'),
+                        message="'NoneType' object has no attribute 'decode'", ops=('conv3d', 'tanh')),
+    ),
+    known_bug(
         "tf_eager.sort_empty_gradient",
         reason=("TensorFlow's gradient of top_k (tf.sort, tf.math.top_k) along a dim of size 0 builds a Range with "
                 "step 0 and fails"),

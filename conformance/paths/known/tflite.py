@@ -295,4 +295,27 @@ RECORDS = (
                                  "called from"),
                         constructs=('list_value', 'tensor_array')),
     ),
+    known_bug(
+        "tflite.atan2_broadcast",
+        reason=("The TFLite converter writes a broadcasting tf.math.atan2 as tfl.atan2, which takes operands of one "
+                "shape only, and refuses its own IR"),
+        errors=('ConverterError',),
+        message=r"'tfl\.atan2' op requires the same type for all operands and results",
+        versions=">=2.21",
+        ops=('atan2',),
+        paths=('tf.tflite',),
+        case="tflite-atan2-broadcast.json",
+        script="tflite_atan2_broadcast.py",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("known bug (TensorFlow Lite's converter): tf.math.atan2 of a [2, 3] and a [3] tensor, which "
+                 "TensorFlow broadcasts, is legalised to tfl.atan2 without a broadcast, and the converter's verifier "
+                 "refuses it ('tfl.atan2' op requires the same type for all operands and results); with equal "
+                 "shapes it converts. Provenance: found by conformance 2026-11-29 (tensorflow 2.21.0), the tf "
+                 "campaign seed 0 (case 7c5806907506); cases/tflite-atan2-broadcast.json, "
+                 "cases/standalone/tflite_atan2_broadcast.py."),
+        example=Failure('convert', error_types=('ConverterError',),
+                        message=("<string>:1:1: error: 'tfl.atan2' op requires the same type for all operands and "
+                                 "results"),
+                        ops=('atan2', 'tanh')),
+    ),
 )
