@@ -920,6 +920,27 @@ RECORDS = (
         example=Failure('compare', divergences=(('shape', 'output'),), constructs=('none_value', 'type_differs_if')),
     ),
     known_bug(
+        "pir_ast.is_none_after_python_if_used",
+        reason=("The UndefinedVar AST to_static makes of `x if y is None else y` (`is_none_after_python_if`) "
+                "fails the op it is given"),
+        errors=('AttributeError',),
+        message=r"'UndefinedVar' object has no attribute",
+        versions=">=3.3",
+        constructs=('none_value',),
+        paths=AST_PATHS,
+        script="paddle_to_static_is_none_after_tensor_if.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: where `y = None` is assigned a tensor only in a branch that AST to_static makes a "
+                 "pd_op.if, `v = x if y is None else y` is an UndefinedVar (`pir_ast.is_none_after_python_if`); "
+                 "given to an op that reads its shape (F.batch_norm: `len(x.shape)`), the conversion fails with "
+                 "\"AttributeError: 'UndefinedVar' object has no attribute 'shape'\". Provenance: found by "
+                 "conformance 2026-11-29 (paddlepaddle 3.3.1), the paddle campaign seed 0 (case 52d2ab2e3d91, grad "
+                 "mode); cases/standalone/paddle_to_static_is_none_after_tensor_if.py (the UndefinedVar itself)."),
+        example=Failure('convert', mode="grad", error_types=('AttributeError', 'Exception'),
+                        message="In transformed code: AttributeError: 'UndefinedVar' object has no attribute 'shape'",
+                        constructs=('if_tensor', 'none_value')),
+    ),
+    known_bug(
         "pir_ast.is_none_after_python_if_training",
         reason=("The train-mode face of `pir_ast.is_none_after_python_if`: the 0-d value AST to_static returns for `x "
                 "if y is None else y` leaves that output out of the loss"),
@@ -1094,6 +1115,31 @@ RECORDS = (
                         constructs=('mask_assign',), ops=('mask_assign',)),
     ),
     known_bug(
+        "pir_ast.atan2_dynamic_broadcast",
+        reason=("paddle.atan2 of operands that broadcast, one with a dynamic dim, fails in a static program "
+                "(an expand to -1)"),
+        phases=('convert', 'run'),
+        errors=('ValueError', 'InvalidArgumentError'),
+        message=r"The expanded size \(-1\) for non-existing dimensions must be positive for expand_v2 op",
+        versions=">=3.3",
+        ops=('atan2',),
+        paths=AST_PATHS,
+        case="paddle-to-static-atan2-dynamic-broadcast.json",
+        script="paddle_to_static_atan2_dynamic_broadcast.py",
+        found="2026-11-29 (paddle 3.3.1)",
+        details=("known bug: paddle.atan2 broadcasts its operands with paddle.broadcast_to of their static shapes; "
+                 "in a static program a dynamic dim is -1 there, and the expand fails at the first call ('The "
+                 "expanded size (-1) for non-existing dimensions must be positive for expand_v2 op'): atan2 of a "
+                 "[B, 3] (InputSpec [None, 3]) and a [3]. Dygraph runs it, and to_static with static shapes. "
+                 "Provenance: found by conformance 2026-11-29 (paddle 3.3.1), the paddle campaign seed 0 (case "
+                 "accd51e55218); cases/paddle-to-static-atan2-dynamic-broadcast.json, "
+                 "cases/standalone/paddle_to_static_atan2_dynamic_broadcast.py."),
+        example=Failure('convert', error_types=('ValueError', 'Exception'),
+                        message=("In transformed code: InvalidArgumentError: The expanded size (-1) for non-existing "
+                                 "dimensions must be positive for expand_v2 op."),
+                        ops=('atan2', 'tanh')),
+    ),
+    known_bug(
         "pir_ast.unique_int64_result_float32",
         reason=("paddle.unique of an int64 tensor yields a value the static program types float32, so a second "
                 "unique on it fails at run time"),
@@ -1122,13 +1168,13 @@ RECORDS = (
     ),
     known_bug(
         "pir_ast.inplace_pass_overwrites_output",
-        reason=("With a backward, PIR's inplace pass lets paddle.std or paddle.var subtract the mean in place into "
-                "a value the program also returns"),
+        reason=("With a backward, PIR's inplace pass makes an op write in place into a value the program also "
+                "returns (std's mean subtraction, an unused clip)"),
         phases=('compare',),
         divergences=('value',),
         modes=frozenset({'grad', 'train'}),
         versions=">=3.3",
-        ops=('std', 'var'),
+        ops=('std', 'var', 'clamp'),
         script="paddle_to_static_std_overwrites_output.py",
         found="2026-11-29 (paddlepaddle 3.3.1)",
         details=("known bug: `y = -x; s = paddle.std(y, axis=2); return y, s` (also `x * 2.0`, and paddle.var) with "
@@ -1136,7 +1182,10 @@ RECORDS = (
                  "subtracts the mean in place into y, whose own backward does not need it, although y is an "
                  "output); dygraph returns -x; without a gradient, after tanh (whose backward keeps its output), "
                  "or with FLAGS_pir_apply_inplace_pass=0 it is right. AST to_static, SOT and jit.load'ed layers in "
-                 "grad and train modes (silent: the outputs and the losses change). Provenance: found by "
+                 "grad and train modes (silent: the outputs and the losses change). The same pass makes "
+                 "`v17 = paddle.clip(v5, -0.5, 2.0)`, whose result is never used, clip v5 in place, and v5 is an "
+                 "output (case f6e46da2486d of the seed-0 campaign of 2026-11-29: to_static and to_static_per_call "
+                 "grad, to_static_per_call train; right with the pass off). Provenance: found by "
                  "conformance 2026-11-29 (paddlepaddle 3.3.1), campaign seed 0, 300 s, case 2e145f3beba9 (jit_save "
                  "train; reduced by conformance triage to 8 statements); "
                  "cases/standalone/paddle_to_static_std_overwrites_output.py (an IR case replays in infer mode "
