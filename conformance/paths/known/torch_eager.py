@@ -95,4 +95,41 @@ RECORDS = (
                                  " in training mode"),
                         ops=('lstm',)),
     ),
+    refuses_with(
+        "torch_eager.floor_divide_no_derivative",
+        reason="PyTorch's autograd has no derivative of torch.floor_divide (//), so eager cannot differentiate it",
+        phases=('eager',),
+        errors=('RuntimeError',),
+        message="derivative for aten::floor_divide is not implemented",
+        modes=frozenset({'grad', 'train'}),
+        reference="https://github.com/pytorch/pytorch/blob/main/tools/autograd/derivatives.yaml",
+        details=("PyTorch's autograd has no derivative of aten::floor_divide (torch.floor_divide, `x // y` of float "
+                 "tensors): eager's backward raises 'derivative for aten::floor_divide is not implemented', so no "
+                 "path is judged on the program in grad and train mode. Provenance: "
+                 "https://github.com/pytorch/pytorch/blob/main/tools/autograd/derivatives.yaml (no entry for "
+                 "floor_divide); seen in the torch campaign seed 0 of 2026-11-29 (27 records)."),
+        example=Failure('eager', mode="grad", error_types=('RuntimeError', 'Exception'),
+                        message="derivative for aten::floor_divide is not implemented", ops=('floor_div',)),
+    ),
+    refuses_with(
+        "torch_eager.scatter_add_src_larger_backward",
+        reason=("PyTorch differentiates scatter_add only where src has index's shape: a larger src fails "
+                "ScatterAddBackward0"),
+        phases=('eager',),
+        errors=('RuntimeError',),
+        message=r"Function ScatterAddBackward0 returned an invalid gradient",
+        modes=frozenset({'grad', 'train'}),
+        reference="https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html",
+        details=("torch.scatter_add takes a src larger than index (it reads src only where index has elements), "
+                 "but its backward is documented for src.shape == index.shape only: with a larger src eager's "
+                 "backward raises 'Function ScatterAddBackward0 returned an invalid gradient at index 1', so no path "
+                 "is judged on the program in grad and train mode. Provenance: "
+                 "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html ('The backward pass is "
+                 "implemented only for src.shape == index.shape'); seen in the torch campaign seed 0 of 2026-11-29 "
+                 "(29 records)."),
+        example=Failure('eager', mode="grad", error_types=('RuntimeError', 'Exception'),
+                        message=("Function ScatterAddBackward0 returned an invalid gradient at index 1 - got [1, 3, "
+                                 "4, 3] but expected shape compatible with [3, 3, 4, 5]"),
+                        ops=('scatter_add',)),
+    ),
 )

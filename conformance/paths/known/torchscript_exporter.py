@@ -16,13 +16,14 @@ RECORDS = (
         errors=('InvalidArgument',),
         message="Indices vs updates dimensions differs",
         versions=">=2.13",
-        ops=('scatter',),
+        ops=('scatter', 'scatter_reduce'),
         issue="https://github.com/onnx/onnx/issues/4672",
         found="2026-11-28 (torch 2.13.0, openvino 2026.4.1)",
         details=("known bug: both ONNX exporters write torch.scatter(x, dim, index, src) as ScatterElements(x, "
                  "index, src) without slicing src to index's shape: torch takes a src larger than index (it reads "
                  "src only where index has elements), ONNX ScatterElements needs updates of indices' shape, so "
-                 "onnxruntime refuses to run it ('Indices vs updates dimensions differs'; onnx/onnx#4672). "
+                 "onnxruntime refuses to run it ('Indices vs updates dimensions differs'; onnx/onnx#4672); "
+                 "torch.scatter_reduce alike (case 15efcb5e7f86 of the torch campaign seed 0 of 2026-11-29). "
                  "Provenance: https://github.com/onnx/onnx/issues/4672; found by conformance 2026-11-28 (torch "
                  "2.13.0, openvino 2026.4.1), the torch deployment campaign's rerun (cases 324162c57334, "
                  "b6444de759a9)."),
@@ -371,16 +372,18 @@ RECORDS = (
         reason=("Both ONNX exporters write torch.scatter with a src larger than index as a ScatterElements that "
                 "OpenVINO refuses to compile"),
         errors=('RuntimeError',),
-        message="Indices and updates input shapes are required to be equal",
+        message=(r"Indices and updates input shapes are required to be equal|"
+                 r"indices_shape\.compatible\(updates_shape\)"),
         versions=">=2.13",
-        ops=('scatter',),
+        ops=('scatter', 'scatter_reduce'),
         paths=('torch.onnx_dynamo_openvino', 'torch.onnx_torchscript_openvino'),
         issue="https://github.com/onnx/onnx/issues/4672",
         found="2026-11-28 (torch 2.13.0, openvino 2026.4.1)",
         details=("known bug (both ONNX exporters), as OpenVINO meets it: torch.scatter with a src larger than index "
                  "is written as ScatterElements with updates of src's shape, which OpenVINO's ONNX reader refuses "
-                 "('Indices and updates input shapes are required to be equal'); onnxruntime refuses it at run "
-                 "time. Provenance: https://github.com/onnx/onnx/issues/4672; found by conformance 2026-11-28 "
+                 "('Indices and updates input shapes are required to be equal', or for a scatter_reduce "
+                 "'indices_shape.compatible(updates_shape)' failed); onnxruntime refuses it at run time. Provenance: "
+                 "https://github.com/onnx/onnx/issues/4672; found by conformance 2026-11-28 "
                  "(torch 2.13.0, openvino 2026.4.1), the torch deployment campaign's rerun (cases 324162c57334, "
                  "b6444de759a9)."),
         example=Failure('convert',
@@ -411,14 +414,16 @@ RECORDS = (
                 "with fewer rows fails the Split"),
         phases=('run',),
         errors=('InvalidArgument',),
-        message=r"running Split node(?s:.*)Split size \d+ exceeds the remaining size of the selected axis",
+        message=(r"running Split node(?s:.*)(Split size \d+ exceeds the remaining size of the selected axis|Cannot "
+                 r"split using values in 'split' attribute)"),
         constructs=('for_rows',),
         paths=('torch.onnx_torchscript',),
         reference="https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting",
         found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
         details=("torch.onnx.export(dynamo=False) traces forward on the example: `for r in x` over a tensor's rows "
                  "is unrolled at the example's batch (an ONNX Split into that many rows), so an input of another "
-                 "batch fails in onnxruntime ('Split size 1 exceeds the remaining size of the selected axis, 0'); "
+                 "batch fails in onnxruntime ('Split size 1 exceeds the remaining size of the selected axis, 0'; "
+                 "with more rows: 'Cannot split using values in 'split' attribute'); "
                  "the exporter's documentation says tracing records the example's control flow only. Provenance: "
                  "https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting; torch seed 2 "
                  "(TorchScript paths), cases 41e93562d992, a54a29ddf97b, b01802ed0f14 (batch inputs)."),
