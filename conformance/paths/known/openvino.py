@@ -420,6 +420,24 @@ RECORDS = (
         example=Failure('compare', divergences=(('value', '[0]'),), facts=('int64_beyond_int32',)),
     ),
     documented(
+        "openvino.torch_reader_unrolls_rows_loop",
+        reason=("OpenVINO's PyTorch reader traces forward on the example: a loop over a tensor's rows is unrolled at "
+                "the example's batch"),
+        phases=('compare',),
+        divergences=('structure', 'shape', 'value'),
+        constructs=('for_rows',),
+        paths=('torch.openvino',),
+        reference="https://docs.openvino.ai/2025/openvino-workflow/model-preparation/convert-model-pytorch.html",
+        details=("openvino.convert_model of a torch.nn.Module traces forward on its example_input (torch.jit.trace): "
+                 "`for r in x: out.append(r)` over a tensor's rows is unrolled at the example's batch, so an input "
+                 "of another batch returns the example's number of rows (13 outputs where eager has 11), as a "
+                 "traced TorchScript module would refuse it (`torchscript.trace_unrolled_loop_count`). Provenance: "
+                 "https://docs.openvino.ai/2025/openvino-workflow/model-preparation/convert-model-pytorch.html; seen "
+                 "in the torch campaign seed 0 of 2026-11-29 (case 66b6b1c8b908, reduced by conformance triage to "
+                 "that loop; batch inputs)."),
+        example=Failure('compare', divergences=(('structure', ''),), constructs=('for_rows', 'list_value')),
+    ),
+    documented(
         "openvino.no_state",
         reason=("An OpenVINO model converted from a framework's has no state: buffers and variables become "
                 "constants of the conversion"),

@@ -266,6 +266,23 @@ RECORDS = (
         example=Failure('convert', error_types=('RuntimeError',), message="strides() called on an undefined Tensor"),
     ),
     documented(
+        "torchscript.trace_drops_attribute_writes",
+        reason=("torch.jit.trace records tensor operations only: a module attribute forward reassigns (`self.p = "
+                "self.p + 1`) keeps the value tracing left"),
+        phases=('compare',),
+        divergences=('value',),
+        constructs=('state_counter',),
+        paths=('torch.trace',),
+        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
+        details=("torch.jit.trace records the tensor operations forward runs on the example, not Python side "
+                 "effects: `self.p0 = self.p0 + 1.0` (a buffer rebound, not written in place) is not part of the "
+                 "traced program, which reads p0 as tracing (and its check) left it on every later call, where "
+                 "eager counts on. Provenance: https://pytorch.org/docs/stable/generated/torch.jit.trace.html; "
+                 "seen in the torch campaign seed 0 of 2026-11-29 (cases 6b282c85fff7, 6347275b5f32, "
+                 "7e180c5a48de, reduced by conformance triage to that statement)."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('state_counter',)),
+    ),
+    documented(
         "torchscript.trace_keeps_tracing_state",
         reason=("Tracing runs forward on the example (and again to check the trace), so the saved program holds the "
                 "state those calls left"),
@@ -536,16 +553,19 @@ RECORDS = (
         phases=('compare',),
         divergences=('extra_gradient',),
         modes=frozenset({'grad', 'train'}),
-        ops=('no_grad',),
+        ops=('no_grad', 'continue_in_with'),
         paths=('torch.trace',),
         issue="https://github.com/pytorch/pytorch/issues/62043",
+        script="torch_trace_drops_no_grad.py",
         reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
         found="2026-11-29 (torch 2.13.0)",
         details=("torch.jit.trace records the tensor operations the example runs; torch.no_grad() is a thread-local "
                  "mode, not an operation, so the traced graph computes `with torch.no_grad(): y = x * 2.0 - 1.0` "
                  "with autograd on and the input gets a gradient where eager has none (the same holds for "
-                 "torch.fx, pytorch/pytorch#62043: 'torch.fx doesn't trace torch.no_grad'). Seen on torch seed 2, "
-                 "TorchScript paths (cases 77851b28301e, 179e8bec8afc, grad mode). Provenance: "
+                 "torch.fx, pytorch/pytorch#62043: 'torch.fx doesn't trace torch.no_grad'); the no_grad blocks "
+                 "around a loop's `continue` alike. Seen on torch seed 2, TorchScript paths (cases 77851b28301e, "
+                 "179e8bec8afc, grad mode), and seed 0 of 2026-11-29 (bd88bdb96ccd, 2a6fa9a0fa20); "
+                 "cases/standalone/torch_trace_drops_no_grad.py. Provenance: "
                  "https://pytorch.org/docs/stable/generated/torch.jit.trace.html."),
         example=Failure('compare', mode="grad", divergences=(('extra_gradient', "['input_grads']['x5']"),),
                         ops=('no_grad',)),

@@ -413,7 +413,7 @@ RECORDS = (
         reason=("The TorchScript exporter traces a loop over a tensor's rows at the example's row count: an input "
                 "with fewer rows fails the Split"),
         phases=('run',),
-        errors=('InvalidArgument',),
+        errors=('InvalidArgument', 'Fail'),
         message=(r"running Split node(?s:.*)(Split size \d+ exceeds the remaining size of the selected axis|Cannot "
                  r"split using values in 'split' attribute)"),
         constructs=('for_rows',),
