@@ -218,6 +218,7 @@ def example_facts(args) -> dict:
             "int64_beyond_int32": any(a.dtype == np.int64 and a.size and (a.min() < low or a.max() > high)
                                       for a in arrays)}
 
+
 def _output_structure(out):
     """The nest of a program's output (:class:`~conformance.program.ir.Out`), None in place of each tensor."""
     from conformance.program.ir import OutDict, OutSeq
