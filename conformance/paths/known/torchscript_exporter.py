@@ -367,6 +367,28 @@ RECORDS = (
                  "https://github.com/pytorch/pytorch/issues/80271; cases/torch-onnx-slice-variable-write.json."),
         example=Failure('compare', divergences=(('value', '[0]'),), constructs=('view_write',)),
     ),
+    writes_wrong(
+        "torchscript_exporter.index_add_repeated_index",
+        reason=("The TorchScript ONNX exporter writes torch.index_add as a scatter without reduction: a repeated "
+                "index keeps one of its rows instead of their sum"),
+        ops=('index_add',),
+        divergences=('value',),
+        versions=">=2.13",
+        paths=('torch.onnx_torchscript', 'torch.onnx_torchscript_openvino'),
+        case="torch-onnx-index-add-repeated-index.json",
+        script="torch_onnx_index_add_duplicates.py",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("known bug: torch.onnx.export(dynamo=False) writes x.index_add(dim, index, s) as an ONNX "
+                 "ScatterElements (or ScatterND) without reduction='add', so where index repeats a position the "
+                 "file keeps one of the rows added there (scatter with reduction 'none' leaves the order of "
+                 "duplicates undefined) where torch adds them all: index [1, 1] into x [2, 3, 4] differs, index "
+                 "[0, 1] agrees; OpenVINO reading the same file differs too. Provenance: found by conformance "
+                 "2026-11-29 (torch 2.13.0, onnxruntime 1.31.1), "
+                 "the torch campaign seed 0 (cases ba3c7ef3c1b4, ed5ecc9b40a4, 34468443d9d6, 703a1267b236); "
+                 "cases/torch-onnx-index-add-repeated-index.json, "
+                 "cases/standalone/torch_onnx_index_add_duplicates.py."),
+        example=Failure('compare', divergences=(('value', '[7]'),), ops=('index_add', 'var')),
+    ),
     known_bug(
         "torchscript_exporter.openvino_scatter_src_larger",
         reason=("Both ONNX exporters write torch.scatter with a src larger than index as a ScatterElements that "
