@@ -112,21 +112,22 @@ RECORDS = (
                         message="derivative for aten::floor_divide is not implemented", ops=('floor_div',)),
     ),
     refuses_with(
-        "torch_eager.scatter_add_src_larger_backward",
-        reason=("PyTorch differentiates scatter_add only where src has index's shape: a larger src fails "
-                "ScatterAddBackward0"),
+        "torch_eager.scatter_src_larger_backward",
+        reason=("PyTorch differentiates scatter, scatter_add and scatter_reduce only where src has index's shape: a "
+                "larger src fails their backward"),
         phases=('eager',),
         errors=('RuntimeError',),
-        message=r"Function ScatterAddBackward0 returned an invalid gradient",
+        message=r"Function Scatter(Add|Reduce)?Backward0 returned an invalid gradient",
         modes=frozenset({'grad', 'train'}),
         reference="https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html",
-        details=("torch.scatter_add takes a src larger than index (it reads src only where index has elements), "
-                 "but its backward is documented for src.shape == index.shape only: with a larger src eager's "
-                 "backward raises 'Function ScatterAddBackward0 returned an invalid gradient at index 1', so no path "
+        details=("torch.scatter, scatter_add and scatter_reduce take a src larger than index (they read src only "
+                 "where index has elements), but their backward is documented for src.shape == index.shape only: "
+                 "with a larger src eager's backward raises 'Function ScatterAddBackward0 (ScatterBackward0, "
+                 "ScatterReduceBackward0) returned an invalid gradient at index 1', so no path "
                  "is judged on the program in grad and train mode. Provenance: "
                  "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html ('The backward pass is "
-                 "implemented only for src.shape == index.shape'); seen in the torch campaign seed 0 of 2026-11-29 "
-                 "(29 records)."),
+                 "implemented only for src.shape == index.shape'); seen in the torch campaigns seed 0 of 2026-11-29 "
+                 "(29 and 38 records)."),
         example=Failure('eager', mode="grad", error_types=('RuntimeError', 'Exception'),
                         message=("Function ScatterAddBackward0 returned an invalid gradient at index 1 - got [1, 3, "
                                  "4, 3] but expected shape compatible with [3, 3, 4, 5]"),
