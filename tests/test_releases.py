@@ -118,6 +118,7 @@ def test_an_older_onnxruntime_gets_the_numpy_it_was_built_for(envs):
     assert os.popen(f"{env.python} -c '{probe}'").read().startswith("1.")
 
 
+@pytest.mark.slow  # installs four onnxruntime releases, about 25 s: the overlay tests above run by default
 @needs_index
 def test_bisects_an_onnxruntime_finding_of_the_corpus(envs, tmp_path, capsys):
     """onnxruntime's LayerNormalization of values near 8.5e37 (cases/onnxruntime-layer-norm-huge-values-finite.json):

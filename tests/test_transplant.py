@@ -143,6 +143,7 @@ def _near(corpus) -> set:
     return out
 
 
+@pytest.mark.slow  # two 200-case streams, about 40 s: the corpus share's lighter tests above run by default
 def test_a_share_of_campaign_cases_start_from_the_corpus_and_the_stream_stays_deterministic():
     frameworks = ("torch", "paddle", "tf")
     corpus = corpus_cases(CASES, frameworks)

@@ -424,7 +424,7 @@ RECORDS = (
         reason=("OpenVINO's PyTorch reader traces forward on the example: a loop over a tensor's rows is unrolled at "
                 "the example's batch"),
         phases=('compare',),
-        divergences=('structure', 'shape', 'value'),
+        divergences=('structure',),
         constructs=('for_rows',),
         paths=('torch.openvino',),
         reference="https://docs.openvino.ai/2025/openvino-workflow/model-preparation/convert-model-pytorch.html",

@@ -265,20 +265,24 @@ RECORDS = (
                  "cases/standalone/torch_script_save_none_default.py."),
         example=Failure('convert', error_types=('RuntimeError',), message="strides() called on an undefined Tensor"),
     ),
-    documented(
+    known_bug(
         "torchscript.trace_drops_attribute_writes",
-        reason=("torch.jit.trace records tensor operations only: a module attribute forward reassigns (`self.p = "
-                "self.p + 1`) keeps the value tracing left"),
+        reason=("torch.jit.trace keeps an in-place buffer update but drops a rebinding (`self.p = self.p + 1`): the "
+                "buffer keeps the value tracing left"),
         phases=('compare',),
         divergences=('value',),
         constructs=('state_counter',),
         paths=('torch.trace',),
-        reference="https://pytorch.org/docs/stable/generated/torch.jit.trace.html",
-        details=("torch.jit.trace records the tensor operations forward runs on the example, not Python side "
-                 "effects: `self.p0 = self.p0 + 1.0` (a buffer rebound, not written in place) is not part of the "
-                 "traced program, which reads p0 as tracing (and its check) left it on every later call, where "
-                 "eager counts on. Provenance: https://pytorch.org/docs/stable/generated/torch.jit.trace.html; "
-                 "seen in the torch campaign seed 0 of 2026-11-29 (cases 6b282c85fff7, 6347275b5f32, "
+        versions=">=2.5",
+        issue="https://github.com/pytorch/pytorch/issues/140539",
+        case="torch-trace-buffer-rebinding-dropped.json",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: torch.jit.trace records the tensor operations forward runs on the example; an in-place "
+                 "`self.acc += x` is one, a rebinding `self.p0 = self.p0 + 1.0` is a Python attribute write it drops, "
+                 "so the traced module reads p0 as tracing (and its check) left it on every later call, where eager "
+                 "counts on (pytorch/pytorch#140539, open since 2.5.1). Provenance: "
+                 "https://github.com/pytorch/pytorch/issues/140539; cases/torch-trace-buffer-rebinding-dropped.json; "
+                 "seen again in the torch campaign seed 0 of 2026-11-29 (cases 6b282c85fff7, 6347275b5f32, "
                  "7e180c5a48de, reduced by conformance triage to that statement)."),
         example=Failure('compare', divergences=(('value', '[0]'),), constructs=('state_counter',)),
     ),
