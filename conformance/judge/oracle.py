@@ -14,8 +14,8 @@ tf2onnx's harness):
    ulp (``noise``, when given: it measures cancellation that eager happened to get right), and eager's
    worst error in the tensor scaled by the element's magnitude relative to the tensor's largest. So
    reordered sums and fused kernels are not reported, while a value of magnitude ~1 off by 1e-4
-   relative is, also beside much larger values. ``ptol`` allows a fraction of failing elements
-   (default 0). Ints and bools must be equal.
+   relative is, also beside much larger values. ``ptol`` allows a fraction of failing elements, rounded up
+   (default 0; any ``ptol > 0`` allows one element of a small leaf). Ints and bools must be equal.
 4. **Python values** (a returned ``int``, ``float`` or ``bool``, as a path returns it or as a 0-d tensor): the
    kind must be eager's (a Python ``int`` where eager has a ``float`` is a mismatch, and so is a float where eager
    has an int); ints and bools exactly, floats by rule 3 with float32's tolerances (a Python float computed from
@@ -32,6 +32,7 @@ the decisions and threshold distances recorded by the probed fp32 and fp64 eager
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -137,6 +138,11 @@ def _as_array(x) -> Any:
     return x
 
 
+def _allowed_failures(ptol: float, size: int) -> int:
+    """How many of ``size`` elements may fail: the fraction ``ptol`` of them, rounded up."""
+    return math.ceil(round(ptol * size, 9))  # round: 0.02 * 50 is 1.0000000000000002
+
+
 def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_as, tail) -> LeafReport:
     c, e = _as_array(c), _as_array(e)
     if not isinstance(c, np.ndarray) or not isinstance(e, np.ndarray):
@@ -149,7 +155,7 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_a
         bad = c != e
         frac = float(bad.mean()) if bad.size else 0.0
         worst = tuple(int(i) for i in np.unravel_index(np.argmax(bad), bad.shape)) if bad.any() else None
-        ok = frac <= ptol
+        ok = int(bad.sum()) <= _allowed_failures(ptol, bad.size)
         return LeafReport(path, ok, None if ok else "value",
                           "" if ok else f"{int(bad.sum())} of {bad.size} values differ, first at {worst}",
                           worst_index=worst, mismatch_fraction=frac,
@@ -201,7 +207,7 @@ def _compare_leaf(path: str, c, e, r, n, rtol, atol, multiplier, ptol, float64_a
     rel = diff / np.maximum(np.abs(e64), np.finfo(np.float64).tiny)
     max_abs = float(diff.max()) if size else 0.0
     max_rel = float(np.where(diff > 0, rel, 0.0).max()) if size else 0.0
-    ok = frac <= ptol
+    ok = int((~ok_elem).sum()) <= _allowed_failures(ptol, size)
     msg = "" if ok else (f"{int((~ok_elem).sum())} of {size} values differ; worst at {worst}: candidate {c[worst]!r}, "
                          f"eager {e[worst]!r}" + (f", fp64 {np.asarray(r)[worst]!r}" if r is not None else ""))
     return LeafReport(path, ok, None if ok else "value", msg, max_abs, max_rel, worst, frac, max_abs, max_rel)
@@ -281,7 +287,8 @@ def diagnose(candidate, eager, reference=None, *, noise=None, rtol: Optional[flo
         measure of rounding sensitivity, used with ``reference``.
     :param rtol, atol: override the per-dtype defaults of :data:`TOLERANCES`.
     :param multiplier: how many times the expected rounding noise the candidate may have.
-    :param ptol: the fraction of elements allowed to fail.
+    :param ptol: the fraction of elements allowed to fail, rounded up to a whole element (so one in any leaf where
+        it is above 0).
     :param float64_as: the float dtype whose tolerance rule judges float64 leaves (a candidate that computes float64
         in float32: ``PathRecord.float64_as``), or None.
     :param tail: how many times its own rounding noise an element may have, never more than the leaf's noisiest
