@@ -24,8 +24,8 @@ circular-padded 3x3 convolution's element of 0.0295 whose nine terms and bias ad
 of 45, where the nudged run moved eager by 2 ulps) may exceed the rule, within :data:`TAIL_FACTOR` times their
 scaled noise but never beyond what the rule allows the leaf's noisiest element: the largest elements get no tail,
 so a 10% error there stays a mismatch however large the BLAS's fp32 error. An element beyond that, or more
-elements, is a mismatch (TorchDynamo's ``same()`` judges
-reduced precision by the RMSE of the whole tensor instead, which a single wrong element of a large tensor passes).
+elements, is a mismatch (TorchDynamo's ``same()`` judges reduced precision by the RMSE of the whole tensor instead,
+which a single wrong element of a large tensor passes).
 
 **The guard.** Reduced precision moves values by far more than fp32 rounding, so it can flip a
 data-dependent branch, an elementwise comparison or an int cast that fp32 eager decides stably: the
