@@ -47,7 +47,7 @@ def cases_using(name: str, count: int, seed: int = 0, dtypes: tuple = ()):
     ops = (name,) + tuple(e for e in ENABLERS + own if e != name) + (("cast",) if dtypes else ())
     edge = OPS[name].construct if OPS[name].construct in EDGE_CONSTRUCTS else ""
     constructs = ("dynamic_dim", "kwargs") + tuple(sorted({edge, "dtypes" if dtypes else ""} - {""}))
-    stream = generate_cases(seed, ops=ops, constructs=constructs, max_statements=4)
+    stream = generate_cases(seed, chunk_size=6, ops=ops, constructs=constructs, max_statements=4)
     found = (case for case in itertools.islice(stream, 1000 if dtypes else 400) if name in case.program.ops()
              and (not dtypes or {leaf.dtype for i in case.program.inputs for _, leaf in spec_leaves(i.spec)}
                   & set(dtypes)))

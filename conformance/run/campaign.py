@@ -55,13 +55,14 @@ CHUNK = 25
 STOP = "stop"
 
 
-def generate_cases(seed: int, **options) -> Iterator[Case]:
+def generate_cases(seed: int, chunk_size: int = CHUNK, **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
     ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
     are neighbours of the corpus's IR cases). Each chunk steers towards the attribute pairs the chunks before it did
     not draw (:mod:`conformance.program.coverage`): the coverage state evolves in draw order alone (``steer=False``:
-    the plain stream)."""
+    the plain stream). ``chunk_size``: cases drawn per chunk (another size draws another stream; a small one gives
+    the first cases sooner, for a look at a few programs)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -79,7 +80,7 @@ def generate_cases(seed: int, **options) -> Iterator[Case]:
         drawn: list[Case] = []
 
         @hseed(seed * 1_000_003 + chunk)
-        @settings(max_examples=CHUNK, database=None, deadline=None, phases=[Phase.generate],
+        @settings(max_examples=chunk_size, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck), derandomize=False)
         @given(guarded(campaign_cases(steering=coverage.steering(reachable) if steer else None, **options)))
         def draw(case):
