@@ -153,12 +153,13 @@ class OpDrawing:
     def iter_candidates(self, rec: OpRecord, scope) -> Iterator[tuple[str, ...]]:
         env = scope.env
         names = sorted(env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
+        refused = {d for fw in self.frameworks for d in rec.refuses.get(fw, ())}
+        wants = rec.arg_dtypes * rec.arity
 
         def ok(args):
             ts = [env[a].type for a in args]
             try:
-                refused = {d for fw in self.frameworks for d in rec.refuses.get(fw, ())}
-                for t, want in zip(ts, rec.arg_dtypes * rec.arity):
+                for t, want in zip(ts, wants):
                     if not dtype_fits(t.dtype, want) or t.dtype in refused:
                         return False
                 edge = any(env[a].edge for a in args)

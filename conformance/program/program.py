@@ -80,6 +80,10 @@ class Program:
 
     def constructs(self) -> set[str]:
         """The constructs this program exercises (used for coverage counts and reports)."""
+        return set(self._constructs)
+
+    @functools.cached_property  # a program never changes: a campaign asks a case's program several times
+    def _constructs(self) -> frozenset[str]:
         found: set[str] = set()
         for inp in self.inputs:
             if isinstance(inp.spec, (SeqSpec, DictSpec)):
@@ -125,7 +129,7 @@ class Program:
             found.add("train_mode")
             if self._unused_dropouts(used):
                 found.add("unused_dropout")
-        return found
+        return frozenset(found)
 
     def unused_inputs(self) -> list[str]:
         """Flat names (``x1``, ``x2.0.k0``) of the input tensors that no output depends on.

@@ -479,7 +479,10 @@ def check_program(program: Program) -> str:
 def op_arg_types(program: Program) -> dict[int, list[TensorType]]:
     """The argument types of every op and Python-value statement of a program, keyed by ``id(statement)``, and of
     every comparison of a Python number, by ``id(condition)`` (raises :class:`ProgramError` where a statement does
-    not type-check; outputs are not checked)."""
-    c = TypeChecker(program)
-    c.run(outputs=False)
-    return c.arg_types
+    not type-check; outputs are not checked). Computed once per program object (a program never changes; the keys
+    are ids of its own statements, so an equal program gets its own): do not change what it returns."""
+    if "_op_arg_types" not in program.__dict__:
+        c = TypeChecker(program)
+        c.run(outputs=False)
+        program.__dict__["_op_arg_types"] = c.arg_types  # as functools.cached_property stores, frozen or not
+    return program.__dict__["_op_arg_types"]
