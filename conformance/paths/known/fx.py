@@ -21,13 +21,15 @@ RECORDS = (
     refusal(
         "fx.proxy_python",
         reason=("Symbolic tracing records operations on Proxies, so Python that needs a concrete value (iterating a "
-                "Proxy, int() of one, item assignment) fails"),
+                "Proxy, int() or range() of one, item assignment) fails"),
         errors=('TraceError', 'TypeError'),
         message=("Proxy object cannot be iterated|argument must be a string, a bytes-like object or a real number, "
-                 "not 'Proxy'|'Proxy' object does not support item assignment"),
+                 "not 'Proxy'|'Proxy' object does not support item assignment|'Proxy' object cannot be interpreted "
+                 "as an integer"),
         reference="https://pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
         details=("symbolic tracing records tensor operations on Proxies: Python that needs a concrete value "
-                 "(iterating a Proxy, as tuple unpacking and *args do; int() of one; item assignment) is refused. "
+                 "(iterating a Proxy, as tuple unpacking and *args do; int() of one; range() of one, as `for i in "
+                 "range(x.shape[0])` gives it, the shape being a Proxy too; item assignment) is refused. "
                  "Provenance: https://pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing. It also "
                  "covers what a record of its own said (every failure it selected is this record's): symbolic "
                  "tracing cannot trace assignment into a traced tensor (x[...] = v)."),

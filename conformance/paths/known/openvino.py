@@ -424,17 +424,19 @@ RECORDS = (
         reason=("OpenVINO's PyTorch reader traces forward on the example: a loop over a tensor's rows is unrolled at "
                 "the example's batch"),
         phases=('compare',),
-        divergences=('structure',),
+        divergences=('structure', 'shape'),
         constructs=('for_rows',),
         paths=('torch.openvino',),
         reference="https://docs.openvino.ai/2025/openvino-workflow/model-preparation/convert-model-pytorch.html",
         details=("openvino.convert_model of a torch.nn.Module traces forward on its example_input (torch.jit.trace): "
                  "`for r in x: out.append(r)` over a tensor's rows is unrolled at the example's batch, so an input "
-                 "of another batch returns the example's number of rows (13 outputs where eager has 11), as a "
+                 "of another batch returns the example's number of rows (13 outputs where eager has 11; or, unrolled "
+                 "at a batch of 1, one row of shape [0] where eager returns two of [1]), as a "
                  "traced TorchScript module would refuse it (`torchscript.trace_unrolled_loop_count`). Provenance: "
                  "https://docs.openvino.ai/2025/openvino-workflow/model-preparation/convert-model-pytorch.html; seen "
                  "in the torch campaign seed 0 of 2026-11-29 (case 66b6b1c8b908, reduced by conformance triage to "
-                 "that loop; batch inputs)."),
+                 "that loop; batch inputs; the shape face on its kwargs inputs in the rerun of 2026-11-29, reduced "
+                 "to `for r in x: l.append(r)`)."),
         example=Failure('compare', divergences=(('structure', ''),), constructs=('for_rows', 'list_value')),
     ),
     documented(

@@ -224,6 +224,32 @@ RECORDS = (
                         message="Check data type error for op: add_n, input: inputs, inputs.dtype: bool"),
     ),
     known_bug(
+        "paddle_jit_save.loaded_einsum_gradient",
+        reason=("The backward of a loaded layer in train() fails on any paddle.einsum ('VectorType grad be fulled with "
+                "zeros')"),
+        phases=('run',),
+        errors=('ValueError',),
+        message="where VectorType grad be fulled with zeros should not occur",
+        ops=('einsum',),
+        modes=frozenset({'grad', 'train'}),
+        versions=">=3.3",
+        paths=('paddle.jit_save',),
+        script="paddle_loaded_einsum_gradient.py",
+        found="2026-11-29 (paddlepaddle 3.3.1)",
+        details=("known bug: the backward of a layer loaded by jit.load, in train(), fails to run on any "
+                 "paddle.einsum (`paddle.einsum('ij,ij->j', x, y)`, two float32 [2, 3] inputs): 'This kind of "
+                 "scene, where VectorType grad be fulled with zeros should not occur.' (einsum's operands are a "
+                 "vector of tensors); dygraph and to_static differentiate the same layer. Provenance: found by "
+                 "conformance 2026-11-29 (paddlepaddle 3.3.1), the README's campaign (seed 0, case d3592c4345a7, "
+                 "reduced by conformance triage to one einsum); cases/standalone/paddle_loaded_einsum_gradient.py "
+                 "(the corpus replays inference only)."),
+        example=Failure('run',
+                        mode="grad",
+                        error_types=('ValueError',),
+                        message="This kind of scene, where VectorType grad be fulled with zeros should not occur.",
+                        ops=('einsum',)),
+    ),
+    known_bug(
         "paddle_jit_save.saved_program_state",
         reason=("A saved Paddle program (jit.save, the Inference predictor, paddle2onnx) does not update the "
                 "buffers forward assigns"),

@@ -20,9 +20,9 @@ RECORDS = (
     known_bug(
         "pir_ast.if_zero_size_output_shape",
         reason=("A zero-size tensor that an AST to_static program yields from a pd_op.if comes back flattened, "
-                "shape [0]"),
+                "shape [0], and float32 whatever its dtype"),
         phases=('compare',),
-        divergences=('shape',),
+        divergences=('shape', 'dtype'),
         versions=">=3.3",
         constructs=('if_tensor', 'if_shape'),
         facts=('zero_size_input',),
@@ -31,9 +31,12 @@ RECORDS = (
         found="2026-11-28 (paddle 3.3.1)",
         details=("known bug: a zero-size tensor that an AST to_static program yields from a pd_op.if (`v2 = x1; if "
                  "x.shape[0] < 2: pass; else: v2 = v0 + v0; return v2`, x1 and v0 of shape [0, 0, 1, 1, 0]; on a "
-                 "tensor or a dynamic dim) comes back flattened, shape [0] (dygraph and SOT: [0, 0, 1, 1, 0]); the "
-                 "autograd face is `pir_ast.zero_size_through_if`. Provenance: found by conformance 2026-11-28 "
-                 "(paddle 3.3.1), clean campaigns seeds 5, 8, 9, cases 6f0d9e69405d, 6214e4ce5be9, d9fc4df95a69; "
+                 "tensor or a dynamic dim) comes back flattened, shape [0] (dygraph and SOT: [0, 0, 1, 1, 0]), and "
+                 "float32 whatever its dtype (`if x.sum() > -0.5: return y` of an int8, int32, int64, bool or "
+                 "float64 y of shape [0]; y of shape [3] keeps its dtype); the autograd face is "
+                 "`pir_ast.zero_size_through_if`. Provenance: found by conformance 2026-11-28 (paddle 3.3.1), clean "
+                 "campaigns seeds 5, 8, 9, cases 6f0d9e69405d, 6214e4ce5be9, d9fc4df95a69; the dtype face in the "
+                 "README's campaign of 2026-11-29 (case 4a0e15765a90, reduced by conformance triage to that if); "
                  "cases/paddle-to-static-if-zero-size-flattened.json."),
         example=Failure('compare',
                         divergences=(('shape', '[0]'),),

@@ -266,6 +266,28 @@ RECORDS = (
         example=Failure('convert', error_types=('RuntimeError',), message="strides() called on an undefined Tensor"),
     ),
     known_bug(
+        "torchscript.script_unused_batch_norm_dropped",
+        reason=("TorchScript's optimised graph drops an F.batch_norm whose result is unused: in train() its running "
+                "statistics stop updating from the second call on"),
+        phases=('compare',),
+        divergences=('value',),
+        where=r"\['state'\]",
+        ops=('batch_norm',),
+        constructs=('train_mode',),
+        paths=('torch.script', 'torch.script_saved'),
+        script="torch_script_unused_batch_norm_dropped.py",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: `F.batch_norm(x, running_mean, running_var, w, b, training=self.training)` called for "
+                 "its update alone (its result unused) in a module in train(): the scripted module updates the "
+                 "running statistics on its first call (the profiling executor's run) and not on later ones, whose "
+                 "optimised graph has eliminated the call as dead code, while eager updates them at every call. "
+                 "Provenance: found by conformance 2026-11-29 (torch 2.13.0), the README's campaign (seed 0, cases "
+                 "4a0e15765a90 and c8da98edd057, reduced by conformance triage to that statement); "
+                 "cases/standalone/torch_script_unused_batch_norm_dropped.py."),
+        example=Failure('compare', divergences=(('value', "['state']['p3']"),), ops=('batch_norm',),
+                        constructs=('train_mode',)),
+    ),
+    known_bug(
         "torchscript.trace_drops_attribute_writes",
         reason=("torch.jit.trace keeps an in-place buffer update but drops a rebinding (`self.p = self.p + 1`): the "
                 "buffer keeps the value tracing left"),
