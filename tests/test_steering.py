@@ -7,12 +7,12 @@ from types import SimpleNamespace
 from conformance.run.plan import Planner
 from conformance.run.steering import Steering, meets, steerable, told_facts
 
-BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), facts=(),
+BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), facts=(), steer=(),
                       text="known bug: floor div")
-BY_MESSAGE = SimpleNamespace(outcome=None, ops=(), constructs=(), modes=frozenset(), facts=(),
+BY_MESSAGE = SimpleNamespace(outcome=None, ops=(), constructs=(), modes=frozenset(), facts=(), steer=(),
                              text="known bug: by message")
 REFUSAL = SimpleNamespace(outcome="unsupported", ops=("floor_div",), constructs=(), modes=frozenset(), facts=(),
-                          text="refused")
+                          steer=(), text="refused")
 PATHS = [SimpleNamespace(id="torch.eager", reference=True, records=()),
          SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(REFUSAL, BY_MESSAGE, BUG)),
          SimpleNamespace(id="torch.script", reference=False, records=(BUG,))]
@@ -34,7 +34,7 @@ def record(path: str, known: str = None):
 def test_only_known_bugs_that_name_ops_or_constructs_are_steered_and_a_selector_needs_all_it_sets():
     assert steerable(BUG) and not steerable(BY_MESSAGE) and not steerable(REFUSAL)
     assert meets(BUG, {"floor_div", "add"}, set(), "infer") and not meets(BUG, {"add"}, set(), "infer")
-    both = SimpleNamespace(ops=("cumsum",), constructs=("empty",), modes=frozenset({"grad"}), facts=())
+    both = SimpleNamespace(ops=("cumsum",), constructs=("empty",), modes=frozenset({"grad"}), facts=(), steer=())
     assert meets(both, {"cumsum"}, {"empty"}, "grad")
     assert not meets(both, {"cumsum"}, {"empty"}, "infer") and not meets(both, {"cumsum"}, set(), "grad")
 
@@ -42,14 +42,42 @@ def test_only_known_bugs_that_name_ops_or_constructs_are_steered_and_a_selector_
 def test_a_bug_that_needs_a_zero_size_input_is_met_only_by_programs_that_have_one():
     """A fact the program tells (a zero-size input) narrows the selector; a fact only converting shows does not."""
     empty = SimpleNamespace(outcome=None, ops=(), constructs=("if_tensor",), modes=frozenset(),
-                            facts=("zero_size_input",), text="known bug: empty through an if")
+                            facts=("zero_size_input",), steer=(), text="known bug: empty through an if")
     runtime = SimpleNamespace(outcome=None, ops=(), constructs=("if_tensor",), modes=frozenset(),
-                              facts=("eval_program",), text="known bug: told by converting")
+                              facts=("eval_program",), steer=(), text="known bug: told by converting")
     assert told_facts(case(0, ("add",), shape=("B", 0)).program) == {"zero_size_input"}
     assert told_facts(case(0, ("add",)).program) == frozenset()
     assert meets(empty, set(), {"if_tensor"}, "infer", frozenset({"zero_size_input"}))
     assert not meets(empty, set(), {"if_tensor"}, "infer", frozenset())
     assert meets(runtime, set(), {"if_tensor"}, "infer", frozenset())
+
+
+def test_a_bug_that_needs_a_feature_of_its_op_is_met_only_by_programs_whose_statement_has_it():
+    """``steer`` narrows the selector to the op statements with the binned features the bug needs (an unbatched
+    pool's rank, a zero-size argument), read from a real program; a record's ``steer`` is checked when it is made."""
+    import pytest
+
+    from conformance.paths.limitation import Limitation
+    from conformance.program.ir import Get, Input, OpStmt, OutVar, TensorSpec
+    from conformance.program.program import Program
+    from conformance.run.steering import Selected
+
+    pool = Limitation("known bug: unbatched pool", phases=("convert",), errors=("Fail",), outcome=None,
+                      ops=("avg_pool2d", "avg_pool3d"), steer=("avg_pool2d:rank=3", "avg_pool3d:rank=4"))
+    empty = Limitation("known bug: empty sum", phases=("compare",), divergences=("shape",), outcome=None,
+                       ops=("sum_all",), steer=("zero_size=True",))
+
+    def program(op: str, shape: tuple, attrs=()):
+        return Program(seed=0, inputs=(Input("x", TensorSpec(shape)),), kwargs=(), params=(),
+                       body=(Get("v0", "x"), OpStmt("v1", op, ("v0",), attrs)), output=OutVar("v1"))
+
+    window = (("kernel", 2), ("stride", 2), ("padding", 0), ("ceil_mode", False), ("count_include_pad", True))
+    unbatched, batched = program("avg_pool3d", (3, 4, 4, 4), window), program("avg_pool2d", (2, 3, 4, 4), window)
+    assert Selected(unbatched).meets(pool, "infer") and not Selected(batched).meets(pool, "infer")
+    assert Selected(program("sum_all", (2, 0))).meets(empty, "infer")
+    assert not Selected(program("sum_all", (2, 3))).meets(empty, "infer")
+    with pytest.raises(ValueError, match="steer item"):
+        Limitation("known bug", ops=("sum_all",), outcome=None, steer=("mean_all:zero_size=True",))
 
 
 def test_after_k_fires_a_task_skips_the_programs_that_meet_the_bug_and_only_that_task():

@@ -90,6 +90,13 @@ class Limitation:
     documentation of a refusal), ``found`` (when and with which versions). ``name`` (``component.slug``) names the
     record in results; ``paths``: the paths of its component that carry it (empty: all of them); ``example``: the
     recorded failure it names, which it must match and win on every path that carries it.
+
+    ``steer``: for a known bug that needs more of its op's statement than the op (an unbatched input, a zero-size
+    dim), what a campaign's known-bug steering (:mod:`conformance.run.steering`) reads before converting: a program
+    meets the bug only if a statement of one of its ``ops`` holds every ``feature=bin`` of one item, in the binned
+    features of :mod:`conformance.program.coverage` (``"zero_size=True"``; ``"avg_pool2d:rank=3"`` for that op
+    alone; several bins joined by ``&``). Steering only: matching a failure does not read it, so a program steered
+    by the wider selector would only have cost the budget.
     """
 
     reason: str
@@ -105,6 +112,7 @@ class Limitation:
     constructs: tuple[str, ...] = ()
     ops: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
+    steer: tuple[str, ...] = ()
     name: str = ""
     paths: tuple[str, ...] = ()
     issue: str = ""
@@ -136,6 +144,12 @@ class Limitation:
                 or self.facts):
             raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
                              f"where, constructs, ops or facts)")
+        for item in self.steer:
+            op, _, bins = item.rpartition(":")
+            if not self.ops or (op and op not in self.ops) or not all(
+                    "=" in b and b.partition("=")[0] and b.partition("=")[2] for b in bins.split("&")):
+                raise ValueError(f"limitation {self.reason!r}: steer item {item!r} is not '[op:]feature=bin[&...]' "
+                                 f"with op one of its ops {list(self.ops)}")
 
     @property
     def links(self) -> tuple[str, ...]:

@@ -4,7 +4,8 @@ in a mode), the programs that meet its selector are no longer judged by that tas
 A known bug is a :class:`~conformance.paths.records.Limitation` with no outcome of its own (the record names it in
 ``detail.known_issue``). Its *selector* on a program is what can be told before converting: the ops it names (the
 program must use one), the constructs it names (the program must exercise one), its modes, and the facts it needs
-that the program itself tells (:data:`PROGRAM_FACTS`: a zero-size input). A known bug that
+that the program itself tells (:data:`PROGRAM_FACTS`: a zero-size input), and where the record says it (its
+``steer``), the binned features one of its op statements must have (an unbatched input's rank). A known bug that
 names neither ops nor constructs (selected by the framework's message alone) cannot be told from the program, and
 is never steered around. A program steered away from a task is still judged by every other task.
 
@@ -40,22 +41,52 @@ def steerable(limitation) -> bool:
     return limitation.outcome is None and bool(limitation.ops or limitation.constructs)
 
 
-def meets(limitation, ops, constructs, mode: str, facts=frozenset()) -> bool:
-    """Whether a program with ``ops``, ``constructs`` and the :data:`PROGRAM_FACTS` ``facts``, judged in ``mode``,
-    meets the selector of ``limitation`` (every one it sets: its modes, one of its ops, one of its constructs, each
-    of its facts a program tells)."""
+def meets(limitation, ops, constructs, mode: str, facts=frozenset(), statements=()) -> bool:
+    """Whether a program with ``ops``, ``constructs``, the :data:`PROGRAM_FACTS` ``facts`` and the op
+    ``statements`` (``(op, {feature: bin})``, :func:`~conformance.program.coverage.statement_features`; read only for
+    a record with a ``steer``), judged in ``mode``, meets the selector of ``limitation`` (every one it sets: its modes,
+    one of its ops, one of its constructs, each of its facts a program tells, one item of its ``steer``)."""
     if limitation.modes and mode not in limitation.modes:
         return False
     if limitation.ops and not set(limitation.ops) & set(ops):
         return False
     if any(f in PROGRAM_FACTS and f not in facts for f in limitation.facts):
         return False
-    return not (limitation.constructs and not set(limitation.constructs) & set(constructs))
+    if limitation.constructs and not set(limitation.constructs) & set(constructs):
+        return False
+    return not limitation.steer or any(_holds(item, limitation.ops, statements) for item in limitation.steer)
 
 
-def selected(program) -> tuple:
-    """What a selector reads of ``program``: its ops, its constructs, its :data:`PROGRAM_FACTS`."""
-    return set(program.ops()), set(program.constructs()), told_facts(program)
+def _holds(item: str, ops, statements) -> bool:
+    """Whether a statement of one of ``ops`` (of the item's op, where it names one) has every ``feature=bin`` of a
+    ``steer`` item."""
+    op, _, bins = item.rpartition(":")
+    want = dict(b.split("=", 1) for b in bins.split("&"))
+    return any((name == op if op else name in ops) and all(feats.get(k) == v for k, v in want.items())
+               for name, feats in statements)
+
+
+class Selected:
+    """What a selector reads of a program: its ops, its constructs, its :data:`PROGRAM_FACTS`, and (computed when a
+    record's ``steer`` first asks) its op statements' binned features."""
+
+    def __init__(self, program):
+        self.program = program
+        self.ops, self.constructs, self.facts = set(program.ops()), set(program.constructs()), told_facts(program)
+        self._statements: Optional[tuple] = None
+
+    @property
+    def statements(self) -> tuple:
+        if self._statements is None:
+            from conformance.program.coverage import statement_features
+
+            self._statements = tuple(statement_features(self.program))
+        return self._statements
+
+    def meets(self, limitation, mode: str) -> bool:
+        """:func:`meets` for this program."""
+        return meets(limitation, self.ops, self.constructs, mode, self.facts,
+                     self.statements if limitation.steer else ())
 
 
 class Steering:
@@ -68,7 +99,7 @@ class Steering:
         #: path id -> {the text a record names the bug by: the limitation}
         self.bugs = {p.id: {lim.text: lim for lim in p.records if steerable(lim)} for p in paths}
         self.fires: dict = defaultdict(list)  # (task key, bug text) -> indices of the cases it fired on
-        self.pending: dict = {}  # index -> ((ops, constructs, facts), {task keys sent and not recorded yet})
+        self.pending: dict = {}  # index -> (Selected, {task keys sent and not recorded yet})
 
     def observe(self, index: int, record) -> None:
         """A record of the campaign arrived (``index``: its case's position; replays, negative, are left out)."""
@@ -88,26 +119,26 @@ class Steering:
     def sent(self, index: int, case, keys: list) -> None:
         """The tasks ``keys`` of case ``index`` go to a worker: until their records arrive, they may still fire."""
         if index >= 0 and keys:
-            self.pending[index] = (selected(case.program), set(keys))
+            self.pending[index] = (Selected(case.program), set(keys))
 
     def decide(self, index: int, case, keys: list) -> Optional[dict]:
         """``{task key: bug text}`` of the tasks among ``keys`` that skip case ``index`` (empty: none), or None while
         cases before it still running could change that."""
         if self.limit <= 0 or index < 0:
             return {}
-        ops, constructs, facts = selected(case.program)
+        program = Selected(case.program)
         out: dict = {}
         for key in keys:
             pid, _, mode = key.partition("@")
             for text, lim in self.bugs.get(pid, {}).items():
-                if not meets(lim, ops, constructs, mode, facts):
+                if not program.meets(lim, mode):
                     continue
                 fired = sum(1 for i in self.fires.get((key, text), ()) if i < index)
                 if fired >= self.limit:
                     out[key] = text
                     break
-                open_ = sum(1 for i, ((o, c, f), left) in self.pending.items()
-                            if i < index and key in left and meets(lim, o, c, mode, f))
+                open_ = sum(1 for i, (other, left) in self.pending.items()
+                            if i < index and key in left and other.meets(lim, mode))
                 if fired + open_ >= self.limit:
                     return None
         return out
