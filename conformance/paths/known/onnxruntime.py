@@ -26,8 +26,8 @@ RECORDS = (
     ),
     writes_wrong(
         "onnxruntime.empty_axis_reduction",
-        reason=("onnxruntime's ReduceSum / ReduceProd over an axis of size 0 keeps that axis at 0 instead of "
-                "reducing it"),
+        reason=("onnxruntime's ReduceSum / ReduceProd of a zero-size tensor does not reduce: an axis of size 0 stays "
+                "0, a non-empty one keeps its size"),
         phases=('compare',),
         divergences=('shape',),
         versions="<1.32.0",  # bisected: in every release from 1.15.0, gone in 1.32.0
@@ -46,8 +46,57 @@ RECORDS = (
                  "cases/onnxruntime-reduce-over-empty-axis-keeps-zero.json. tf2onnx writes tf.reduce_sum as the "
                  "same ReduceSum: tf.onnx shows it too (tf campaign seed 0, 2026-11-29, case 5d39339a7d80: a sum "
                  "over a last axis of size 0 with keepdims, [0, 0, 0, 1] in TensorFlow, [0, 0, 0, 0] on "
-                 "onnxruntime 1.31.1)."),
+                 "onnxruntime 1.31.1). Over a non-empty axis of a zero-size tensor it does not reduce either: "
+                 "torch.sum(x, dim=-3, keepdim=True) of a [4, 4, 2, 0] x is [4, 4, 2, 0] (torch: [4, 1, 2, 0]; "
+                 "onnx_torchscript campaign seed 1 of 2026-11-29, case 8aa5b3b03974, where a later expand then "
+                 "fails: `onnxruntime.empty_reduction_expand`)."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('prod', 'tanh')),
+    ),
+    known_bug(
+        "onnxruntime.empty_reduction_expand",
+        reason=("An expand of onnxruntime's unreduced ReduceSum / ReduceProd of a zero-size tensor fails: 'invalid "
+                "expand shape'"),
+        phases=('run',),
+        errors=('InvalidArgument',),
+        message="Non-zero status code returned while running Expand node.*invalid expand shape",
+        ops=('prod', 'sum'),
+        facts=('zero_size_input',),
+        paths=('torch.onnx_dynamo', 'torch.onnx_torchscript', 'tf.onnx'),
+        issue="https://github.com/microsoft/onnxruntime/issues/7563",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("known bug (onnxruntime): the run face of `onnxruntime.empty_axis_reduction`: "
+                 "`torch.sum(x, dim=-3, keepdim=True).expand(-1, 2, -1, -1)` of a [4, 4, 2, 0] x: the sum comes "
+                 "back unreduced, [4, 4, 2, 0], and the Expand to [4, 2, 2, 0] fails ('invalid expand shape'). "
+                 "Provenance: https://github.com/microsoft/onnxruntime/issues/7563; found by conformance "
+                 "2026-11-29 (torch 2.13.0), the onnx_torchscript campaign seed 1 (cases 1f91a0674ae2, "
+                 "8aa5b3b03974, 802b00a763a6, f306e19bc98e, reduced by conformance triage to those statements)."),
+        example=Failure('run', error_types=('InvalidArgument',),
+                        message=("[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while "
+                                 "running Expand node. Name:'/Expand' Status Message: invalid expand shape"),
+                        ops=('expand', 'sum'), facts=('zero_size_input',)),
+    ),
+    refuses_with(
+        "onnxruntime.conv_same_dilation",
+        reason=("onnxruntime's CPU Conv kernel refuses a dilation with auto_pad SAME_UPPER / SAME_LOWER, as the "
+                "TorchScript exporter writes padding='same'"),
+        phases=('run',),
+        errors=('InvalidArgument',),
+        message=r"Dilation not supported for AutoPadType::SAME_(UPPER|LOWER)",
+        ops=('conv2d_same',),
+        paths=('torch.onnx_torchscript',),
+        reference="https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cpu/nn/conv_attributes.h",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("onnxruntime's CPU Conv kernel computes the pads of auto_pad SAME_UPPER / SAME_LOWER without the "
+                 "dilation and refuses a dilated one at run time ('Dilation not supported for "
+                 "AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER.'); the TorchScript exporter writes "
+                 "F.conv2d(x, w, padding='same', dilation=2) that way. Provenance: onnxruntime's conv_attributes.h; "
+                 "found by conformance 2026-11-29 (torch 2.13.0, onnxruntime 1.31.1), the onnx_torchscript campaign "
+                 "seed 1, case a1c03e3dfa34."),
+        example=Failure('run',
+                        error_types=('InvalidArgument',),
+                        message=("Non-zero status code returned while running Conv node. Name:'/Conv' Status Message: "
+                                 "Dilation not supported for AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER."),
+                        ops=('conv2d_same',)),
     ),
     refuses_with(
         "onnxruntime.no_float64_leaky_relu",

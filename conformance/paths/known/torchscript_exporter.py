@@ -154,9 +154,28 @@ RECORDS = (
         case="torch-onnx-torchscript-floor-divide-nan.json",
         details=("known bug: the TorchScript exporter writes a // b as Div, then a Cast to int64 and back: it "
                  "truncates toward zero where torch floors (negative quotients), and a NaN or infinite quotient "
-                 "becomes -9.2e18. Provenance: https://github.com/pytorch/pytorch/issues/78442; "
+                 "becomes -9.2e18 (`torchscript_exporter.trunc_div_nan` is the same Cast under a trunc division). "
+                 "Provenance: https://github.com/pytorch/pytorch/issues/78442; "
                  "cases/torch-onnx-torchscript-floor-divide-nan.json."),
         example=Failure('compare', divergences=(('nonfinite', '[0]'),), ops=('floor_div',)),
+    ),
+    writes_wrong(
+        "torchscript_exporter.trunc_div_nan",
+        reason=("The TorchScript exporter writes torch.div(a, b, rounding_mode='trunc') of floats as Div, then a Cast "
+                "to int64 and back: a NaN quotient becomes -9.2e18"),
+        phases=('compare',),
+        divergences=('nonfinite',),
+        versions=">=2.0",
+        ops=('trunc_div',),
+        paths=('torch.onnx_torchscript',),
+        issue="https://github.com/pytorch/pytorch/issues/78442",
+        found="2026-11-29 (torch 2.13.0)",
+        details=("known bug: the trunc face of `torchscript_exporter.floor_divide_truncates`: torch.div(a, b, "
+                 "rounding_mode='trunc') of float tensors is written as Div, then a Cast to int64 and back, so inf / "
+                 "inf (NaN in torch) comes back -9.2e18. Provenance: https://github.com/pytorch/pytorch/issues/78442 "
+                 "(the same Cast); found by conformance 2026-11-29 (torch 2.13.0), the onnx_torchscript campaign "
+                 "seed 1 (case effa0a550f52, reduced by conformance triage to that division)."),
+        example=Failure('compare', divergences=(('nonfinite', '[0]'),), ops=('trunc_div',)),
     ),
     known_bug(
         "torchscript_exporter.reshape_zero_dim",
@@ -296,20 +315,24 @@ RECORDS = (
     ),
     writes_wrong(
         "torchscript_exporter.0d_float64_with_scalar",
-        reason=("The TorchScript exporter's scalar type promotion turns a 0-d float64 tensor combined with a Python "
-                "number into float32"),
+        reason=("The TorchScript exporter's scalar type promotion turns a 0-d float64 tensor in arithmetic (with a "
+                "Python number, or with itself) into float32"),
         phases=('compare',),
         divergences=('dtype',),
         versions=">=2.13",
-        ops=('fmod_scalar', 'remainder_scalar', 'mul_scalar', 'add_scalar', 'mul_mixed'),
+        ops=('fmod_scalar', 'remainder_scalar', 'mul_scalar', 'add_scalar', 'mul_mixed', 'add', 'sub', 'mul', 'div',
+             'pow', 'pow_scalar', 'pow_fraction'),
         paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-0d-float64-plus-scalar-float32.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: the TorchScript exporter's implicit scalar type promotion takes a 0-d float64 tensor "
                  "with a Python number (torch.fmod(x, 1.5), torch.remainder(x, 1.5), x * 1.5, x + 1.5) or with a "
                  "0-d integer tensor (x * n) for scalars and casts it to the default float32: the exported output "
-                 "is float32 where torch keeps float64. Provenance: found by conformance 2026-11-28 (torch 2.13.0), "
-                 "the clean torch campaigns (infer mode) (cases 56c6b14efc18, 2bb178fc937b); "
+                 "is float32 where torch keeps float64; so is x + x, x - y, x * x, x / y and x ** 0.5 of 0-d float64 "
+                 "tensors (a [1]-shaped float64 keeps its dtype; -x and tanh(x) too). Provenance: found by conformance "
+                 "2026-11-28 (torch 2.13.0), the clean torch campaigns (infer mode) (cases 56c6b14efc18, "
+                 "2bb178fc937b); the tensor-with-tensor face in the onnx_torchscript campaign seed 1 of 2026-11-29 "
+                 "(cases 0fe7cd9c3b08, 3a0c09070dce, b11d538c17e3, reduced by conformance triage to `x + x`); "
                  "cases/torch-onnx-torchscript-0d-float64-plus-scalar-float32.json."),
         example=Failure('compare', divergences=(('dtype', '[0]'),), ops=('fmod_scalar',)),
     ),
@@ -353,6 +376,29 @@ RECORDS = (
                  "back float32 (int8, int32, int64, float16 checked). Provenance: found by conformance 2026-11-28 "
                  "(torch 2.13.0) transplanting cases/paddle-to-static-diagonal-int8.json."),
         example=Failure('compare', divergences=(('dtype', '[0]'),), ops=('diagonal',)),
+    ),
+    known_bug(
+        "torchscript_exporter.diagonal_float64_if",
+        reason=("The TorchScript exporter writes torch.diagonal of a float64 tensor with an If declared double that "
+                "computes float, which onnxruntime refuses"),
+        errors=('Fail',),
+        message=r"Op \(If\) \[TypeInferenceError\] Mismatched tensor element type: inferred=float declared=double",
+        versions=">=2.0",
+        ops=('diagonal',),
+        paths=EXPORTER_PATHS,
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("known bug: the float64 face of `torchscript_exporter.diagonal_float32`: torch.diagonal of a "
+                 "float64 tensor (any offset and dims: [3, 3] with offsets 0, 1, -1 checked) is written with the "
+                 "float32 EyeLike mask inside an If whose output is declared double, and onnxruntime refuses the "
+                 "model ('[TypeInferenceError] Mismatched tensor element type: inferred=float declared=double'); "
+                 "float32 and int32 load (int32 comes back float32). Provenance: found by conformance 2026-11-29 "
+                 "(torch 2.13.0), the onnx_torchscript campaign seed 1 (cases 17a826d0840e, 1944b5af8a4d, "
+                 "4e9221fa752c, dd409cf7ea6e, reduced by conformance triage to `torch.diagonal(x, 1, 1, 0)`)."),
+        example=Failure('convert',
+                        error_types=('Fail',),
+                        message=("Load model from /tmp/m.onnx failed:Node (/If) Op (If) [TypeInferenceError] "
+                                 "Mismatched tensor element type: inferred=float declared=double"),
+                        ops=('diagonal',)),
     ),
     known_bug(
         "torchscript_exporter.torchscript_view_writes",
@@ -457,5 +503,41 @@ RECORDS = (
                                 "Message: Invalid value in 'split'. Split size 1 exceeds the remaining size of the "
                                 "selected axis, 0.",
                         constructs=('for_rows', 'list_value')),
+    ),
+    writes_wrong(
+        "torchscript_exporter.cosine_similarity_1d_shape",
+        reason=("The TorchScript exporter writes F.cosine_similarity of 1-d tensors over dim 0 with a result of shape "
+                "[1] where torch's is 0-d"),
+        phases=('compare',),
+        divergences=('shape',),
+        versions=">=2.13",
+        ops=('cosine_similarity',),
+        paths=EXPORTER_PATHS,
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("known bug: F.cosine_similarity(x, x, 0) of a 1-d x ([1] or [2]) is 0-d in torch; the TorchScript "
+                 "exporter's graph returns shape [1] (its value right). Provenance: found by conformance 2026-11-29 "
+                 "(torch 2.13.0), the onnx_torchscript campaign seed 1 (case dfc06353ba41, reduced by conformance "
+                 "triage to that call)."),
+        example=Failure('compare', divergences=(('shape', '[0]'),), ops=('cosine_similarity',)),
+    ),
+    documented(
+        "torchscript_exporter.data_loop_unrolled",
+        reason=("The TorchScript exporter traces `for i in range(n)` with n from a shape at the example's n: an input "
+                "of another batch runs the example's iterations"),
+        phases=('compare',),
+        divergences=('value', 'shape', 'structure'),
+        constructs=('for_data',),
+        paths=EXPORTER_PATHS,
+        reference="https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting",
+        found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
+        details=("torch.onnx.export(dynamo=False) traces forward on the example: `n = x.shape[0]; l = [x] * n; for i "
+                 "in range(n): l[i] = x * i` is unrolled at the example's n (range() takes the traced size as a "
+                 "Python int, with a TracerWarning), so an input of another batch computes the example's iterations "
+                 "(the mean of the stacked list comes out 0 where eager's is not); the exporter's documentation "
+                 "says tracing records the example's control flow only. Provenance: "
+                 "https://pytorch.org/docs/stable/onnx_torchscript.html#tracing-vs-scripting; the onnx_torchscript "
+                 "campaign seed 1 of 2026-11-29 (cases 8d84e326ec13, 468919e6e087, batch inputs, reduced by "
+                 "conformance triage to that loop)."),
+        example=Failure('compare', divergences=(('value', '[0]'),), constructs=('for_data', 'list_value')),
     ),
 )
