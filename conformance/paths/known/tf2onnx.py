@@ -259,7 +259,8 @@ RECORDS = (
                 "then refuses"),
         errors=('RuntimeError',),
         message=("No conversion rule found for operations: "
-                 r"[^\n]*\b(?:TruncateMod|Erfc|InTopKV2|CumulativeLogsumexp|Expm1|BroadcastArgs|Invert|TensorScatterAdd|Log1p)-\d+"),
+                 r"[^\n]*\b(?:TruncateMod|Erfc|InTopKV2|CumulativeLogsumexp|Expm1|BroadcastArgs|Invert|TensorScatterAdd|Log1p|"
+                 r"Cumprod)-\d+"),
         versions=">=1.17",
         package="tf2onnx",
         paths=('tf.onnx_openvino',),
@@ -268,7 +269,8 @@ RECORDS = (
         details=("tf2onnx has no handler for some TensorFlow operators at the opset (TruncateMod of "
                  "tf.math.truncatemod, Erfc of gelu, InTopKV2, CumulativeLogsumexp, Expm1, BroadcastArgs of "
                  "tf.broadcast_to's shapes, Invert of bitwise_not, TensorScatterAdd of index_add below opset 16, "
-                 "where ScatterND has no reduction, Log1p of logaddexp in some programs) and leaves them in the "
+                 "where ScatterND has no reduction, Log1p of logaddexp in some programs, Cumprod of tf.math.cumprod "
+                 "at opset 15: README campaign of 2026-11-29, case 65d1822cfd83) and leaves them in the "
                  "graph as they are (`tf2onnx.unconverted_op`); OpenVINO's ONNX reader then refuses the model ('No "
                  "conversion rule found for operations: TruncateMod-15'), and an op fed by one of them may fail "
                  "too, its input of no known type ('Conversion is failed for: Selu-15 ... Element not supported' "

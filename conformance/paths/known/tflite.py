@@ -5,6 +5,30 @@ from conformance.paths.known.factories import Failure, known_bug, refuses_with, 
 
 RECORDS = (
     refuses_with(
+        "tflite.frozen_variable_update",
+        reason=("TFLiteConverter.from_concrete_functions freezes the model's variables into constants, so a variable "
+                "that forward updates (assign_add) is refused"),
+        errors=('ValueError',),
+        message=(r"Input 0 of node AssignAddVariableOp was passed float from AssignAddVariableOp/resource:0 "
+                 r"incompatible with expected resource"),
+        constructs=('state_counter', 'state_running', 'state_cache'),
+        paths=('tf.tflite', 'tf.tflite_select_tf_ops'),
+        reference="https://www.tensorflow.org/api_docs/python/tf/lite/TFLiteConverter#from_concrete_functions",
+        found="2026-11-29 (tensorflow 2.21.0)",
+        details=("TFLiteConverter.from_concrete_functions(functions, trackable_obj) freezes the variables the "
+                 "function reads into constants (as tf2onnx does: `tf2onnx.tf2onnx_assign_add`), so a forward that "
+                 "updates one (`self.count.assign_add(1.0)`, a module-state counter) leaves an AssignAddVariableOp "
+                 "fed a float where it needs the variable ('Input 0 of node AssignAddVariableOp was passed float "
+                 "from AssignAddVariableOp/resource:0 incompatible with expected resource'); the same write inside a "
+                 "tf.cond is `tf_freeze.freeze_assign_in_cond`. Provenance: the converter's documentation; found by "
+                 "conformance 2026-11-29 (tensorflow 2.21.0), the README's campaign (seed 0, cases e8d878f8f2ed, "
+                 "2838af60d0c1)."),
+        example=Failure('convert', error_types=('ValueError',),
+                        message=("Input 0 of node AssignAddVariableOp was passed float from "
+                                 "AssignAddVariableOp/resource:0 incompatible with expected resource."),
+                        constructs=('module_state', 'state_counter')),
+    ),
+    refuses_with(
         "tflite.no_builtin",
         reason=("TensorFlow Lite has no builtin operator for some TensorFlow operators (tf.Atan), so a "
                 "TFLITE_BUILTINS conversion refuses them"),

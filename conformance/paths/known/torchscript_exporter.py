@@ -386,6 +386,7 @@ RECORDS = (
         versions=">=2.0",
         ops=('diagonal',),
         paths=EXPORTER_PATHS,
+        case="torch-onnx-torchscript-diagonal-float64-if.json",
         found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
         details=("known bug: the float64 face of `torchscript_exporter.diagonal_float32`: torch.diagonal of a "
                  "float64 tensor (any offset and dims: [3, 3] with offsets 0, 1, -1 checked) is written with the "
@@ -393,7 +394,8 @@ RECORDS = (
                  "model ('[TypeInferenceError] Mismatched tensor element type: inferred=float declared=double'); "
                  "float32 and int32 load (int32 comes back float32). Provenance: found by conformance 2026-11-29 "
                  "(torch 2.13.0), the onnx_torchscript campaign seed 1 (cases 17a826d0840e, 1944b5af8a4d, "
-                 "4e9221fa752c, dd409cf7ea6e, reduced by conformance triage to `torch.diagonal(x, 1, 1, 0)`)."),
+                 "4e9221fa752c, dd409cf7ea6e, reduced by conformance triage to `torch.diagonal(x, 1, 1, 0)`); "
+                 "cases/torch-onnx-torchscript-diagonal-float64-if.json."),
         example=Failure('convert',
                         error_types=('Fail',),
                         message=("Load model from /tmp/m.onnx failed:Node (/If) Op (If) [TypeInferenceError] "
@@ -513,11 +515,12 @@ RECORDS = (
         versions=">=2.13",
         ops=('cosine_similarity',),
         paths=EXPORTER_PATHS,
+        case="torch-onnx-torchscript-cosine-similarity-1d-shape.json",
         found="2026-11-29 (torch 2.13.0, onnxruntime 1.31.1)",
         details=("known bug: F.cosine_similarity(x, x, 0) of a 1-d x ([1] or [2]) is 0-d in torch; the TorchScript "
                  "exporter's graph returns shape [1] (its value right). Provenance: found by conformance 2026-11-29 "
                  "(torch 2.13.0), the onnx_torchscript campaign seed 1 (case dfc06353ba41, reduced by conformance "
-                 "triage to that call)."),
+                 "triage to that call); cases/torch-onnx-torchscript-cosine-similarity-1d-shape.json."),
         example=Failure('compare', divergences=(('shape', '[0]'),), ops=('cosine_similarity',)),
     ),
     documented(
