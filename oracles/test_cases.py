@@ -6,7 +6,10 @@ elsewhere the test skips and says why. Expected bugs (``mismatch``, ``conversion
 its upstream issue; the path now passing is an unexpected pass that fails the run (fixed upstream:
 update the case file's expectation); another outcome fails the run too. Other expectations
 (``pass``, ``unsupported``, ``expected_divergence``) are asserted as they are. A malformed case file
-fails its own test with a message naming the file and field; the other cases run on.
+fails its own test with a message naming the file and field; the other cases run on. An outcome that differs from
+the recorded one is replayed once more in a fresh interpreter: a case's expectation is what it does there, and a
+difference that only the test process shows (Paddle, after hundreds of conversions in one process, now and then
+fails one with "Not found key in IRMapping") is a warning naming both outcomes, not a failure.
 
 An IR case is a framework-neutral program: besides the paths its bug was found on, it records what every path of
 every framework does with it (``conformance transplant cases/ --write``), so a bug pattern found in
@@ -23,6 +26,7 @@ oracles/test_cases.py``): those transplanted passes are half the corpus's replay
 """
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -40,7 +44,7 @@ from conformance.paths.records import (
 from conformance.run.costs import CORE
 from conformance.run.neighbours import without_emitter
 from conformance.run.records import FINDINGS
-from conformance.triage.corpus import CaseFileError, load_case_file, replay
+from conformance.triage.corpus import CaseFileError, load_case_file, replay, replay_fresh
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
 
@@ -94,10 +98,17 @@ def test_case_outcome(request, file, path_id, case_file):
             reason=f"known bug ({case_file.source}): {want.outcome} on {framework} {want.versions or 'any version'}; "
                    f"an unexpected pass means it was fixed: update {file.name}"))
     record = replay(case_file, path)
+    expected = "pass" if want.outcome in FINDINGS else want.outcome
+    if record.outcome not in (want.outcome, expected):  # this process's state, or the case? Ask a fresh process
+        fresh = replay_fresh(file, path_id)
+        if fresh.outcome in (want.outcome, expected):
+            warnings.warn(f"{file.name} {path_id}: {record.outcome} in this long-lived process "
+                          f"({record.detail.message[:300]}), {fresh.outcome} in a fresh one: the process's state "
+                          f"after earlier conversions, not the case")
+            record = fresh
     message = record.detail.message[:1500]
     if want.outcome in FINDINGS and record.outcome == want.outcome:
         raise KnownBug(f"{case_file.summary}\n{message}")
-    expected = "pass" if want.outcome in FINDINGS else want.outcome
     assert record.outcome == expected, (
         f"{file.name} {path_id}: recorded {want.outcome}, now {record.outcome}: {message}\n"
         f"case: {json.dumps(case_file.summary)}")

@@ -299,6 +299,24 @@ def replay(case_file: CaseFile, path: PathRecord, device: str = "cpu") -> Result
         raise CaseFileError(f"{case_file.file}: {e}") from None
 
 
+def replay_fresh(file: Path, path_id: str) -> ResultRecord:
+    """:func:`replay` of the case file ``file`` along ``path_id`` in a fresh interpreter (spawned, so nothing of this
+    process's earlier conversions is in it: Paddle's program caches and freed programs, which a long-lived process
+    collects and which now and then change what a conversion does)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_replay_file, str(file), path_id).result()
+
+
+def _replay_file(file: str, path_id: str) -> ResultRecord:
+    from conformance.paths.records import PATHS
+
+    load_framework(path_id.split(".")[0])
+    return replay(load_case_file(Path(file)), PATHS[path_id])
+
+
 def _program_for(module, framework: str, args: list, kwargs: dict) -> Program:
     """An input signature for a hand-written model (paths that export need one): shapes of the example,
     with ``DYNAMIC_AXES`` of the module made dynamic. Not a program to render: its body is empty."""
