@@ -322,6 +322,7 @@ RECORDS = (
         versions=">=2.13",
         ops=('fmod_scalar', 'remainder_scalar', 'mul_scalar', 'add_scalar', 'mul_mixed', 'add', 'sub', 'mul', 'div',
              'pow', 'pow_scalar', 'pow_fraction'),
+        steer=("dtype=float64&rank=0",),
         paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-0d-float64-plus-scalar-float32.json",
         found="2026-11-28 (torch 2.13.0)",
