@@ -61,6 +61,12 @@ class Failure:
         return cls(phase, mode, types, str(e))
 
 
+def steer_item(item: str) -> tuple[str, dict]:
+    """A :attr:`Limitation.steer` item as ``(op or "", {feature: bin})``."""
+    op, _, bins = item.rpartition(":")
+    return op, dict(b.partition("=")[::2] for b in bins.split("&"))
+
+
 @dataclass(frozen=True)
 class Limitation:
     """A documented refusal or divergence of a component, as a structured selector (like OpInfo's
@@ -145,9 +151,8 @@ class Limitation:
             raise ValueError(f"limitation {self.reason!r}: selects nothing (set errors, message, divergences, "
                              f"where, constructs, ops or facts)")
         for item in self.steer:
-            op, _, bins = item.rpartition(":")
-            if not self.ops or (op and op not in self.ops) or not all(
-                    "=" in b and b.partition("=")[0] and b.partition("=")[2] for b in bins.split("&")):
+            op, bins = steer_item(item)
+            if not self.ops or (op and op not in self.ops) or not all(k and v for k, v in bins.items()):
                 raise ValueError(f"limitation {self.reason!r}: steer item {item!r} is not '[op:]feature=bin[&...]' "
                                  f"with op one of its ops {list(self.ops)}")
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Optional
 
+from conformance.paths.limitation import steer_item
+
 #: How many times a known bug fires on a task before that task skips the programs that meet its selector.
 KNOWN_BUG_LIMIT = 3
 #: The facts of a conversion (:attr:`~conformance.paths.limitation.Failure.facts`) a program tells before it is
@@ -60,8 +62,7 @@ def meets(limitation, ops, constructs, mode: str, facts=frozenset(), statements=
 def _holds(item: str, ops, statements) -> bool:
     """Whether a statement of one of ``ops`` (of the item's op, where it names one) has every ``feature=bin`` of a
     ``steer`` item."""
-    op, _, bins = item.rpartition(":")
-    want = dict(b.split("=", 1) for b in bins.split("&"))
+    op, want = steer_item(item)
     return any((name == op if op else name in ops) and all(feats.get(k) == v for k, v in want.items())
                for name, feats in statements)
 
