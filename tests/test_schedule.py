@@ -78,6 +78,27 @@ def test_floors_first_then_the_core_to_its_hundred_then_the_rest_by_cost():
                  judged={"a@infer": 10, "b@infer": 10})["a@infer"] == 1.0
 
 
+def test_a_core_task_that_has_its_hundred_leaves_the_cases_to_one_that_refuses_most_programs():
+    """Step 2 per core task: one that judges one program in 4 (torch.export refusing data-dependent control flow)
+    needs 4 cases for each it lacks; a core task that has its hundred does not judge those cases (the time they would
+    cost it goes to more of them), and judges every core case of step 3 again."""
+    costs = {"t.core@infer": 0.1, "t.refusing@infer": 0.1, "t.other@infer": 1.0}
+    core, prepare = {"t.core@infer", "t.refusing@infer"}, {"t": 0.1}
+    judged = {"t.core@infer": CORE_PROGRAMS, "t.refusing@infer": CORE_PROGRAMS - 50, "t.other@infer": MIN_PROGRAMS}
+    accept = {"t.refusing@infer": 0.25}
+    first, core_s = floor_seconds(costs, core, prepare, judged, accept=accept)
+    assert first == 0 and core_s == pytest.approx(200 * (0.1 + 0.1))  # 200 cases of the refusing task alone
+    short = allot(costs, core, prepare, worker_s=20.0, judged=judged, accept=accept)
+    assert short == {"t.core@infer": 0.0, "t.refusing@infer": 1.0, "t.other@infer": 0.0}
+    # past step 2, more cases for every core task: the one that had its hundred judges those
+    long = allot(costs, core, prepare, worker_s=1000.0, judged=judged, accept=accept)
+    more = (1 - OTHER_SHARE) * (1000.0 - core_s) / 0.3
+    assert long["t.refusing@infer"] == 1.0 and long["t.core@infer"] == pytest.approx(more / (200 + more))
+    assert 0.0 < long["t.other@infer"] < 1.0
+    # while a task is short of its floor, every core task judges every case
+    assert allot(costs, core, prepare, 20.0, {**judged, "t.other@infer": 0}, accept=accept)["t.core@infer"] == 1.0
+
+
 def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
     """A planner on planted costs (adapt=False: the time spent is what the planned tasks cost by the table): every
     task judges the first MIN_PROGRAMS cases, then the expensive ones a share; a task that refused what it was offered

@@ -6,16 +6,18 @@ seconds (``torch.compile``) per program. Each task has a *rate*, the share of th
 
 * ``sample="all"`` (``conformance fuzz --paths ...``): every task judges every case: the paths a user names are the
   campaign.
-* ``sample="cost"`` (a campaign that names no paths, or ``--sample cost``), :func:`allot`: first every task
-  judges :data:`MIN_PROGRAMS` programs (the floors, at the start of the campaign); then the *core* tasks
-  (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode), which judge every
-  case, reach :data:`CORE_PROGRAMS`; the rest of the time goes :data:`OTHER_SHARE` to the others, an equal share
-  each (water-filling: a task too cheap to use its share judges every case and leaves the rest to the others), and
-  the remainder to more cases. Where the budget does not cover the floors, every task judges the same number of
-  programs, as many as it allows, and the summary says what budget would cover them (:func:`floor_seconds`). What
-  a task costs is the median of its records in this run, the table :data:`~conformance.run.costs.COSTS` weighing
-  as :data:`PRIOR_WEIGHT` programs before any (a prior, not the law); what the campaign can still run comes from
-  the budget left, the workers and the worker time the records account for so far.
+* ``sample="cost"`` (a campaign that names no paths, or ``--sample cost``), :func:`allot`: first every task judges
+  :data:`MIN_PROGRAMS` programs (the floors, at the start of the campaign); then the *core* tasks
+  (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode) reach
+  :data:`CORE_PROGRAMS`, each judging as many cases as it lacks programs for (a core task that already has them leaves
+  the cases to one that refuses most programs); the rest of the time goes :data:`OTHER_SHARE` to the others, an equal
+  share each (water-filling: a task too cheap to use its share judges every case and leaves the rest to the others),
+  and the remainder to more cases, judged by every core task. Where the budget does not cover the floors, every task
+  judges the same number of programs, as many as it allows, and the summary says what budget would cover them
+  (:func:`floor_seconds`). What a task costs is the median of its records in this run, the table
+  :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a prior, not the law);
+  what the campaign can still run comes from the budget left, the workers and the worker time the records account for
+  so far.
 
 A task judges the case at position ``p`` of the shard's stream when ``position_key(p) < rate``: a low-discrepancy
 sequence, so a task of rate 1/8 judges one case in 8, spread evenly, and the cases of a task are among those of
@@ -125,21 +127,39 @@ def _split(costs: dict, core: set, prepare: dict) -> tuple[dict, float]:
     return others, sum(prepare.get(fw, PREPARE_COST) for fw in core_fws) + sum(costs[k] for k in core)
 
 
+def _core_cases(core: set, judged: dict, accept: dict, core_programs: int, first: int) -> dict:
+    """The cases each ``core`` task still needs to judge ``core_programs`` programs, ``first`` at least (the cases of
+    the floors, which every core task judges): a core task that judges one program in 4 (``accept``, 1 where not
+    told; :data:`MIN_ACCEPT` at least) needs 4 cases for each it lacks."""
+    return {k: max(first, math.ceil(max(0, core_programs - judged.get(k, 0)) / max(MIN_ACCEPT, accept.get(k, 1.0))))
+            for k in core}
+
+
+def _core_seconds(cases: dict, costs: dict, prepare: dict, positions: float) -> float:
+    """Worker seconds of the next ``positions`` cases for the core tasks: each judges as many of them as it needs
+    (``cases``, :func:`_core_cases`), each framework's eager reference as many as its busiest core task."""
+    busiest: dict = {}
+    for k, n in cases.items():
+        busiest[k.split(".")[0]] = max(busiest.get(k.split(".")[0], 0.0), min(n, positions))
+    return (sum(min(n, positions) * costs[k] for k, n in cases.items())
+            + sum(n * prepare.get(fw, PREPARE_COST) for fw, n in busiest.items()))
+
+
 def floor_seconds(costs: dict, core: set, prepare: dict, judged: Optional[dict] = None,
                   min_programs: int = MIN_PROGRAMS, core_programs: int = CORE_PROGRAMS,
                   accept: Optional[dict] = None) -> tuple[float, float]:
     """Worker seconds the floors still need: every task to ``min_programs`` programs, then (second figure, on top
     of the first) the ``core`` tasks to ``core_programs`` each (``judged``: the programs each has judged or will;
     ``accept``: the share of the programs given each task that it judged, refusals left out, 1 where not told: a
-    core task that judges one program in 4 needs 4 cases for each it lacks, :data:`MIN_ACCEPT` at least)."""
+    core task that judges one program in 4 needs 4 cases for each it lacks, :data:`MIN_ACCEPT` at least; the other
+    core tasks do not judge those cases once they have their ``core_programs``)."""
     judged, accept = judged or {}, accept or {}
     others, base = _split(costs, core, prepare)
     floor = {k: max(0, min_programs - judged.get(k, 0)) for k in costs}
     first = max(floor.values(), default=0)  # positions every task's floor needs (a rate is at most 1)
-    core_need = max((math.ceil(max(0, core_programs - judged.get(k, 0)) / max(MIN_ACCEPT, accept.get(k, 1.0)))
-                     for k in core), default=0)
+    cases = _core_cases(core, judged, accept, core_programs, first)
     return (first * base + sum(floor[k] * c for k, c in others.items()),
-            max(0, core_need - first) * base)
+            _core_seconds(cases, costs, prepare, max(cases.values(), default=0)) - first * base)
 
 
 def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Optional[dict] = None,
@@ -156,36 +176,41 @@ def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Option
        case until it has it, so a campaign cut short has them). Where the time does not cover the floors, the
        tasks short of theirs judge every case, the others none, and the core tasks every case: the same number of
        programs for each (max-min), as many as the time allows;
-    2. the ``core`` tasks judge every case until each has ``core_programs`` (with each case's eager references; a
-       core task that refuses most programs needs that many more cases);
-    3. the rest of the time: ``1 - OTHER_SHARE`` to more cases for the core tasks, ``OTHER_SHARE`` to the others,
-       an equal share of the time each (water-filling: a task that judges every case with less leaves the rest to
-       the others, and what they all leave goes to more cases).
+    2. the ``core`` tasks reach ``core_programs`` each: each judges as many of the cases as it lacks programs for
+       (a core task that refuses most programs needs that many more cases; one that has its ``core_programs``
+       leaves them to it), with each case's eager references; where the time runs out first, each judges as many
+       as it needs of the cases the time allows;
+    3. the rest of the time: ``1 - OTHER_SHARE`` to more cases, judged by every core task, ``OTHER_SHARE`` to the
+       others, an equal share of the time each (water-filling: a task that judges every case with less leaves the
+       rest to the others, and what they all leave goes to more cases).
 
     Without core tasks, step 3 shares all the time among the others, the cheapest judging every case."""
-    judged = judged or {}
+    judged, accept = judged or {}, accept or {}
     others, base = _split(costs, core, prepare)
     floor = {k: max(0, min_programs - judged.get(k, 0)) for k in others}
-    rates = {k: 1.0 for k in core}
     first_s, core_s = floor_seconds(costs, core, prepare, judged, min_programs, core_programs, accept)
     cap = float("inf") if positions_cap is None else max(1, positions_cap)
     if first_s >= worker_s:  # the floors alone take the time (step 1)
-        rates.update({k: 1.0 if floor[k] > 0 else 0.0 for k in others})
-        return rates
+        return {k: 1.0 for k in core} | {k: 1.0 if floor[k] > 0 else 0.0 for k in others}
     first = max((max(0, min_programs - judged.get(k, 0)) for k in costs), default=0)
+    cases = _core_cases(core, judged, accept, core_programs, first)
+    needed = max(cases.values(), default=first)  # the cases step 2 takes
     left = worker_s - first_s
-    if core and left < core_s:  # step 2 takes the rest
-        positions = first + left / base
-        rest = 0.0
+    if core and left < core_s:  # step 2 takes the rest: as many cases as the time allows
+        positions = _level(lambda x: _core_seconds(cases, costs, prepare, x) - first * base, left, needed)
+        rest = more = 0.0
     else:
-        positions = first + (core_s / base if core else 0.0)
-        rest = left - core_s
+        positions, rest, more = float(needed), left - core_s, 0.0
         if core:
-            positions += (1 - OTHER_SHARE) * rest / base
+            more = (1 - OTHER_SHARE) * rest / base
+            positions += more
             rest *= OTHER_SHARE
         elif others:  # an equal share of the time each: the cheapest judges every case
             positions = max(positions, worker_s / (len(others) * min(others.values())))
+    capped = positions > cap
     positions = min(max(1.0, positions), cap)
+    # while a floor is short, every core task judges every case (step 1); a cap leaves time for every case
+    rates = {k: 1.0 if capped or first else min(1.0, (min(n, positions) + more) / positions) for k, n in cases.items()}
     if not others:
         return rates
     floor_cost = sum(floor[k] * c for k, c in others.items())
