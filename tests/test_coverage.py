@@ -323,3 +323,32 @@ def test_the_steered_stream_does_not_depend_on_the_string_hash_seed():
     first, second = (run.communicate(timeout=600)[0] for run in runs)
     assert [run.returncode for run in runs] == [0, 0]
     assert len(first.split()) == 180 and first == second
+
+
+def test_the_stream_draws_again_what_nothing_judged_and_waits_for_the_decisions_it_steers_by():
+    """A campaign tells the stream which op statements of each case count as seen (``Planner.counted``): the pairs of
+    a statement nothing judged are drawn again (the op is drawn more often after); a chunk waits for the decisions
+    on the chunk before the last (the stream yields NOT_READY); the same decisions give the same cases, and a
+    campaign where every case is judged draws the plain stream."""
+    from conformance.run.campaign import NOT_READY, generate_cases
+    from conformance.run.plan import every_statement
+
+    options = {"ops": ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu"), "frameworks": ("torch",),
+               "chunk_size": 10}
+    plain = list(itertools.islice(generate_cases(3, **options), 80))
+    assert [c.id for c in itertools.islice(generate_cases(3, counted=lambda i: every_statement, **options), 80)] == \
+        [c.id for c in plain]
+    waiting = list(itertools.islice(generate_cases(3, counted=lambda i: None, **options), 30))
+    ready = waiting.index(NOT_READY)  # after two chunks (less the first example of the second, a repeat)
+    assert 10 < ready <= 20 and [c.id for c in waiting[:ready]] == [c.id for c in plain[:ready]]
+    assert set(map(id, waiting[ready:])) == {id(NOT_READY)}
+
+    def no_cumsum(index):  # a known bug steered every program with a cumsum away
+        return lambda op, feats: op != "cumsum"
+
+    again = list(itertools.islice(generate_cases(3, counted=no_cumsum, **options), 80))
+    assert [c.id for c in itertools.islice(generate_cases(3, counted=no_cumsum, **options), 80)] == \
+        [c.id for c in again]
+    assert [c.id for c in again[:ready]] == [c.id for c in plain[:ready]]
+    cumsums = lambda stream: sum(case.program.ops().count("cumsum") for case in stream[ready:])  # noqa: E731
+    assert cumsums(again) > cumsums(plain), (cumsums(again), cumsums(plain))

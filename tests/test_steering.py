@@ -5,7 +5,7 @@ import random
 from types import SimpleNamespace
 
 from conformance.run.plan import Planner
-from conformance.run.steering import Steering, meets, steerable, told_facts
+from conformance.run.steering import Steering, meets, selects, steerable, told_facts
 
 BUG = SimpleNamespace(outcome=None, ops=("floor_div",), constructs=(), modes=frozenset(), facts=(), steer=(),
                       text="known bug: floor div")
@@ -148,3 +148,34 @@ def test_the_same_records_in_case_order_give_the_same_decisions_whatever_the_tim
         else:
             assert plan["tasks"] == ["torch.eager@infer", "torch.script@infer"]
     assert any(p["tasks"] == [] for p in alone.values()) and any(p["tasks"] for p in alone.values() if p["steered"])
+
+
+def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statements_its_bug_selects():
+    """What the generator's pairwise steering counts of each case (``Planner.counted``): every statement of a case
+    some task judges; of a case steered away from every task, only the statements the bug selects (drawing those
+    again would be steered away too; the others' pairs are drawn again); of a case no task takes, none."""
+    from conformance.run.plan import every_statement
+
+    paths = [SimpleNamespace(id="torch.eager", reference=True, records=()),
+             SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(BUG,))]
+    keys = KEYS[:2]
+    planner = Planner(keys, {"torch.eager"}, paths, known_bug_limit=1)
+    hit = case(0, ("floor_div", "add"))
+    assert planner.counted(0) is None  # not drawn yet
+    job = SimpleNamespace(index=0, case=hit, remaining=planner.candidates(0, hit, 0, set()))
+    assert planner.counted(0) is None and planner.settle(job) and planner.counted(0) is every_statement
+    planner.observe(0, record("torch.onnx_torchscript", BUG.text))
+    planner.observe(0, record("torch.eager"))
+    job = SimpleNamespace(index=1, case=hit, remaining=planner.candidates(1, hit, 1, set()))
+    assert planner.settle(job) and job.remaining == []  # steered away from its one path, eager with it
+    counted = planner.counted(1)
+    assert counted("floor_div", {"rank": "2"}) and not counted("add", {"rank": "2"})
+    # a bug named by constructs selects the op statements that exercise them (a view write), not a data-dependent if
+    views = SimpleNamespace(ops=(), constructs=("view_write", "if_tensor"), steer=())
+    assert selects(views, "view_write", {}) and not selects(views, "add", {})
+    # a case the schedule gives no task (a campaign sampled by cost): none of its statements counts
+    sampled = Planner(keys, {"torch.eager"}, paths, sample="cost", costs={"torch.onnx_torchscript@infer": 1.0})
+    sampled.schedule.rates = {"torch.onnx_torchscript@infer": 0.0}
+    sampled.short = False
+    assert sampled.candidates(2, case(2, ("add",)), 2, set()) == []
+    assert not sampled.counted(2)("add", {"rank": "2"})

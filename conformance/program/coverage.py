@@ -156,8 +156,15 @@ class Coverage:
     seen: dict[str, set] = field(default_factory=dict)
 
     def add(self, program) -> None:
-        for op, feats in statement_features(program):
+        self.add_statements(statement_features(program))
+
+    def add_statements(self, statements: Iterable[tuple[str, Mapping[str, str]]]) -> None:
+        """Add the pairs of op statements ``(op, features)`` (:func:`statement_features`)."""
+        for op, feats in statements:
             self.seen.setdefault(op, set()).update(pairs(feats))
+
+    def copy(self) -> "Coverage":
+        return Coverage({op: set(got) for op, got in self.seen.items()})
 
     def steering(self, reach: Optional[Mapping[str, frozenset]] = None) -> "Steering":
         """A frozen snapshot for the generator, against ``reach`` (op -> reachable pairs; none: every pair seen

@@ -31,11 +31,14 @@ EFFECT_OPS = tuple(name for name, rec in OPS.items() if rec.family in FAMILIES)
 INPUT_WRITE_EVERY = 2
 
 
-def effect_constructs(stmt) -> set:
-    """The constructs an effect statement exercises: its op and its family's construct."""
-    if isinstance(stmt, OpStmt) and stmt.op in OPS and OPS[stmt.op].family in FAMILIES:
-        return {stmt.op, FAMILIES[OPS[stmt.op].family]}
-    return set()
+def op_constructs(op: str) -> frozenset:
+    """The constructs an op statement of ``op`` exercises (``Program.constructs()``): an effect op's own name and
+    its family's construct, ``inplace`` for an in-place op, ``train_layer`` for a layer train() changes."""
+    rec = OPS.get(op)
+    if rec is None:
+        return frozenset()
+    return frozenset(({op, FAMILIES[rec.family]} if rec.family in FAMILIES else set())
+                     | ({"inplace"} if rec.inplace else set()) | ({"train_layer"} if rec.train_layer else set()))
 
 
 def mutates_inputs(program) -> bool:

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from conformance.program.effects import effect_constructs
+from conformance.program.effects import op_constructs
 from conformance.program.ir import (
     DYNAMIC,
     Break,
@@ -51,7 +51,6 @@ from conformance.program.ir import (
     spec_leaves,
     walk,
 )
-from conformance.program.ops import OPS
 from conformance.program.pyvalues import python_constructs
 from conformance.program.typecheck import check_program
 
@@ -119,11 +118,8 @@ class Program:
                     found.update(("grow_while", "while_tensor"))
                 else:
                     found.add("for_kwarg" if isinstance(s.count, str) else "for_const")
-            elif isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].inplace:
-                found.add("inplace")
-            if isinstance(s, OpStmt) and s.op in OPS and OPS[s.op].train_layer:
-                found.add("train_layer")
-            found.update(effect_constructs(s))
+            elif isinstance(s, OpStmt):
+                found |= op_constructs(s.op)
         found |= python_constructs(self)
         if self.training:
             found.add("train_mode")

@@ -55,28 +55,58 @@ CHUNK = 25
 STOP = "stop"
 
 
-def generate_cases(seed: int, chunk_size: int = CHUNK, **options) -> Iterator[Case]:
+class _NotReady:
+    def __repr__(self) -> str:
+        return "NOT_READY"
+
+
+#: What :func:`generate_cases` yields while a decision its next chunk steers by is not made yet (the campaign runs
+#: what it has and asks again).
+NOT_READY = _NotReady()
+
+
+def generate_cases(seed: int, chunk_size: int = CHUNK, counted: Optional[Callable] = None,
+                   **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
     ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
     are neighbours of the corpus's IR cases). Each chunk steers towards the attribute pairs the chunks before it did
     not draw (:mod:`conformance.program.coverage`): the coverage state evolves in draw order alone (``steer=False``:
     the plain stream). ``chunk_size``: cases drawn per chunk (another size draws another stream; a small one gives
-    the first cases sooner, for a look at a few programs)."""
+    the first cases sooner, for a look at a few programs).
+
+    ``counted``: a campaign's decisions (:meth:`~conformance.run.plan.Planner.counted`): for the case at a position
+    of the stream, which of its op statements count as seen, a predicate on ``(op, features)`` (every statement of
+    a case a task judges; of a case steered away from every task by known bugs, those the bugs select, since drawing
+    them again would be steered away too; of a case no task takes, none), or None while undecided. A pair drawn only
+    in programs nothing judged is drawn again. A chunk counts the cases of the chunk before it as drawn, and those
+    of earlier chunks as decided, waiting for those decisions (the stream yields :data:`NOT_READY` meanwhile): so
+    the same seed, options and decisions draw the same cases. Without ``counted``, every case drawn counts."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from conformance.program.coverage import Coverage, reach
+    from conformance.program.coverage import Coverage, reach, statement_features
     from conformance.program.ops.record import FRAMEWORKS
     from conformance.program.strategies import seed_alone
     from conformance.run.draws import guarded
     from conformance.run.neighbours import campaign_cases
 
     seen: set[str] = set()
-    chunk = 0
-    coverage, reachable = Coverage(), reach(options.get("frameworks") or FRAMEWORKS)
+    chunk = position = 0
+    decided, reachable = Coverage(), reach(options.get("frameworks") or FRAMEWORKS)
+    pending: deque = deque()  # per chunk drawn and not counted in ``decided`` yet: [(position, statements)]
     steer = options.pop("steer", True)
     while True:
+        while len(pending) > 1:  # the chunk before the last, once each of its cases is decided
+            if counted is not None and any(counted(at) is None for at, _ in pending[0]):
+                yield NOT_READY
+                continue
+            for at, statements in pending.popleft():
+                keep = counted(at) if counted is not None else None
+                decided.add_statements(st for st in statements if keep is None or keep(*st))
+        coverage = decided.copy()
+        for _, statements in pending[0] if pending else ():
+            coverage.add_statements(statements)
         drawn: list[Case] = []
 
         @hseed(seed * 1_000_003 + chunk)
@@ -88,14 +118,16 @@ def generate_cases(seed: int, chunk_size: int = CHUNK, **options) -> Iterator[Ca
 
         with seed_alone():
             draw()
-        for case in drawn:
-            if not isinstance(case, DrawError):
-                coverage.add(case.program)
+        statements_of: list = []
         for place, case in enumerate(drawn):
             case = case.named(seed, chunk, place) if isinstance(case, DrawError) else case  # a harness_error record
             if case.id not in seen:  # Hypothesis starts each chunk with its simplest example
                 seen.add(case.id)
+                if not isinstance(case, DrawError):
+                    statements_of.append((position, tuple(statement_features(case.program))))
                 yield case
+                position += 1
+        pending.append(statements_of)
         chunk += 1
 
 
@@ -316,15 +348,33 @@ class Campaign:
             self.on_record(record)
 
         shard, shards = options.shard
-        stream = ((index, case) for index, case in enumerate(generate_cases(options.seed, **options.generator))
-                  if index % shards == shard)
 
-        def next_job() -> Optional[Job]:
+        from conformance.run.plan import every_statement
+
+        def counted(index: int):
+            """Which statements of the case at ``index`` count as seen (the other shards' cases: every one)."""
+            return self.planner.counted(index) if index % shards == shard else every_statement
+
+        def numbered():
+            index = 0
+            for case in generate_cases(options.seed, counted=counted, **options.generator):
+                if case is NOT_READY:
+                    yield None, case
+                    continue
+                if index % shards == shard:
+                    yield index, case
+                index += 1
+
+        stream = numbered()
+
+        def next_job():
             """The next shared finding to replay, else the next case of this shard with paths left to run
-            (None past ``max_cases``)."""
+            (None past ``max_cases``; :data:`NOT_READY` while the stream waits for a decision on a case running)."""
             if replays:
                 return replays.pop(0)
             for index, case in stream:
+                if case is NOT_READY:
+                    return case
                 if options.max_cases is not None and index >= options.max_cases:
                     return None
                 case_id, have = done.get(index, (case.id, set()))
@@ -370,6 +420,8 @@ class Campaign:
                         job = ahead.popleft() if ahead else None if drained else next_job()
                         if job is None:
                             exhausted = out_of_time = True
+                        elif job is NOT_READY:  # the stream waits for a case in ``ahead`` to be settled
+                            continue
                         elif not self.planner.settle(job):  # cases before it still running decide its tasks
                             ahead.appendleft(job)
                         elif job.remaining:
@@ -384,6 +436,8 @@ class Campaign:
                 while (not out_of_time and not drained and len(ahead) < 2 * len(self.workers)
                        and not any(w.conn.poll() for w in self.workers)):
                     job = next_job()
+                    if job is NOT_READY:
+                        break
                     drained = job is None
                     if job is not None:
                         ahead.append(job)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from conformance.run.campaign import Campaign, CampaignOptions, WorkerStartError
+from conformance.run.campaign import NOT_READY, Campaign, CampaignOptions, WorkerStartError
 from conformance.run.crashes import TAIL_CHARS, crash_site
 from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
 from conformance.run.records import ResultRecord
@@ -227,7 +227,7 @@ class ClusterCampaign(Campaign):
         else:
             job = next_job()
             self.exhausted = job is None
-            if job is None:
+            if job is None or job is NOT_READY:  # NOT_READY: the stream waits for cases running
                 return None
         if not self.planner.settle(job):
             self.held.appendleft(job)

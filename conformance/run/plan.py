@@ -38,7 +38,7 @@ from conformance.run.schedule import (
     judged_seconds,
     task_cost,
 )
-from conformance.run.steering import Steering
+from conformance.run.steering import Steering, selects
 
 PLAN_FILE = "plan.jsonl"
 #: Outcomes that judge nothing: the path refused the program (or the case was discarded).
@@ -81,6 +81,7 @@ class Planner:
         self.seconds: dict = defaultdict(list)  # task key -> seconds of each program measured; "prepare:<fw>" too
         self.prepared: set = set()  # (framework, index) whose eager reference is counted
         self.unsettled: set = set()  # indices given tasks by :meth:`candidates`, not settled yet
+        self.untaken: dict = {}  # index -> :meth:`counted` of a case :meth:`candidates` gave no task
         self.drawn = 0  # cases planned by this run
         self.short = True  # a task is short of its floor, or a core task of its CORE_PROGRAMS (replan at each case)
         self.file = None
@@ -125,7 +126,9 @@ class Planner:
         skipped = {fw: why for fw in dict.fromkeys(k.split(".")[0] for k in self.keys)
                    if (why := unrenderable(case, fw)) is not None}
         out = [k for k in self.schedule.tasks(self.keys, position) if k not in have and k.split(".")[0] not in skipped]
-        if out:
+        if not out:  # judged by no task (or, resumed without its plan line, by those of an earlier run)
+            self.untaken[index] = every_statement if have else no_statement
+        else:
             self.unsettled.add(index)
             self.skipped[index] = skipped
             self._give(out)
@@ -158,6 +161,21 @@ class Planner:
         job.remaining = chosen
         self.steering.sent(job.index, job.case, chosen)
         return True
+
+    def counted(self, index: int) -> Optional[Callable[[str, dict], bool]]:
+        """Which op statements of the case at ``index`` count as seen for the generator's pairwise steering
+        (:func:`~conformance.run.campaign.generate_cases`), a predicate on ``(op, features)``: every one of a case
+        some task judges; of one steered away from every task, those a known bug that steered it selects
+        (:func:`~conformance.run.steering.selects`): another program with them would be steered away too; of one no
+        task takes, none. None while the case is undecided."""
+        entry = self.planned.get(index)
+        if entry is None:
+            return self.untaken.get(index)
+        if entry["tasks"]:
+            return every_statement
+        bugs = [self.steering.bugs[key.partition("@")[0]][text] for key, text in entry.get("steered", {}).items()
+                if text in self.steering.bugs.get(key.partition("@")[0], {})]
+        return lambda op, feats: any(selects(bug, op, feats) for bug in bugs)
 
     def _with_reference(self, keys: list) -> list:
         """``keys`` less the eager references left with nothing of theirs to judge (a framework's eager task stays
@@ -312,6 +330,14 @@ class Planner:
             elapsed = self.clock() or 0.0
             out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
         return out
+
+
+def every_statement(op: str, features: dict) -> bool:
+    return True
+
+
+def no_statement(op: str, features: dict) -> bool:
+    return False
 
 
 def planner_for(options, clock: Callable[[], Optional[float]]) -> Planner:

@@ -59,6 +59,17 @@ def meets(limitation, ops, constructs, mode: str, facts=frozenset(), statements=
     return not limitation.steer or any(_holds(item, limitation.ops, statements) for item in limitation.steer)
 
 
+def selects(limitation, op: str, features) -> bool:
+    """Whether an op statement (``op`` with its binned ``features``) is one the selector of ``limitation`` steers
+    by: of one of its ops, or exercising one of its constructs (a view write), with one item of its ``steer`` where
+    it has one (a construct no op statement exercises, such as a data-dependent if, selects programs, not
+    statements)."""
+    from conformance.program.effects import op_constructs
+
+    named = op in limitation.ops or bool(op_constructs(op) & set(limitation.constructs))
+    return named and (not limitation.steer or any(_holds(item, (op,), ((op, features),)) for item in limitation.steer))
+
+
 def _holds(item: str, ops, statements) -> bool:
     """Whether a statement of one of ``ops`` (of the item's op, where it names one) has every ``feature=bin`` of a
     ``steer`` item."""
