@@ -199,30 +199,38 @@ def test_conformance_ops_prints_pairwise_coverage(tmp_path, capsys):
 
 
 def test_an_op_a_known_bug_stopped_on_a_path_is_listed_apart(tmp_path, capsys, monkeypatch):
-    """The plan says which known bugs steered programs away from a path: the ops they name (in every mode the path
-    ran) stop counting among the ops drawn there, and the line lists them with their coverage."""
+    """The plan says which known bugs steered programs away from a path: the ops they select (in every mode the path
+    ran), under 95%, stop counting among the ops drawn there, and the line lists them with their coverage; a bug
+    named by a construct selects the ops that exercise it."""
     from types import SimpleNamespace
 
     from conformance.cli import main
     from conformance.report.ops_view import stopped_ops
 
-    bug = SimpleNamespace(text="exporter.pool_bug: the exporter writes max_pool2d wrong", ops=("max_pool2d",))
-    monkeypatch.setattr("conformance.paths.known.all_records", lambda: (bug,))
+    bug = SimpleNamespace(text="exporter.pool_bug: the exporter writes max_pool2d wrong", ops=("max_pool2d",),
+                          constructs=())
+    views = SimpleNamespace(text="exporter.views: the exporter loses view writes", ops=(), constructs=("view_write",))
+    monkeypatch.setattr("conformance.paths.known.all_records", lambda: (bug, views))
     results = _records(tmp_path)
     plan = [{"index": 0, "case_id": "a", "tasks": ["torch.script@infer"], "steered": {}},
             {"index": 1, "case_id": "b", "tasks": [], "steered": {"torch.script@infer": bug.text}},
             {"index": 2, "case_id": "c", "tasks": ["torch.trace@infer", "torch.trace@train"],
-             "steered": {"torch.trace@infer": bug.text, "torch.trace@train": "a bug that names no op"}}]
+             "steered": {"torch.trace@infer": bug.text, "torch.trace@train": "a bug that names no op"}},
+            {"index": 3, "case_id": "d", "tasks": [], "steered": {"torch.onnx_torchscript@infer": views.text}}]
     (tmp_path / "plan.jsonl").write_text("".join(json.dumps(e) + "\n" for e in plan))
     stopped = stopped_ops(results)
-    assert stopped == {"torch.script": {"max_pool2d": bug.text}}  # torch.trace still judged it in train
+    assert stopped == {"torch.script": {"max_pool2d": bug.text},  # torch.trace still judged it in train
+                       "torch.onnx_torchscript": {"view_write": views.text}}
     assert stopped_ops(tmp_path / "elsewhere" / "results.jsonl") == {}  # no plan: nothing stopped
     got = OpCoverage(40, 10)
     line = summary_lines({("max_pool2d", "torch.script"): got, ("relu", "torch.script"): OpCoverage(4, 4)}, stopped)[0]
     assert line.startswith("torch.script: 32% of 44 reachable attribute pairs judged; ")  # the stopped op counts here
     assert "1 of 1 ops drawn have >= 95% of theirs (lowest: relu 100% (4/4))" in line
-    assert line.endswith(f"1 more op(s) drawn whose programs the path stopped judging when a known bug of theirs "
-                         f"fired: max_pool2d {got}")
+    assert line.endswith(f"1 more op(s) drawn, under 95%, whose programs the path stopped judging when a known bug "
+                         f"of theirs fired: max_pool2d {got}")
+    # a stopped op that has its 95% anyway counts among the ops drawn
+    line = summary_lines({("max_pool2d", "torch.script"): OpCoverage(40, 39)}, stopped)[0]
+    assert "1 of 1 ops drawn have >= 95% of theirs" in line and "stopped" not in line
     assert main(["ops", "--results", str(tmp_path)]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "torch.script: " in out and "stopped judging when a known bug of theirs fired: max_pool2d" in out

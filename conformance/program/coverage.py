@@ -335,13 +335,14 @@ def totals(coverage: Mapping[tuple[str, str], OpCoverage], at_least: float = 0.9
     """Per path id: the ops drawn, the share of their reachable pairs judged (all together), the ops with at
     least ``at_least`` of theirs, and the op with the lowest share; ``stopped`` (path id -> {op: known bug}) names the
     ops whose programs the path stopped judging when a known bug fired (:mod:`conformance.run.steering`): they are
-    counted in the share, and listed apart (``"stopped"``, lowest first) instead of among the ops drawn."""
+    counted in the share, and those with less than ``at_least`` listed apart (``"stopped"``, lowest first) instead of
+    among the ops drawn."""
     out: dict[str, dict] = {}
     for (op, path), c in sorted(coverage.items()):
         t = out.setdefault(path, {"ops": 0, "reachable": 0, "judged": 0, "full": 0, "lowest": None, "stopped": []})
         t["reachable"] += c.reachable
         t["judged"] += c.judged
-        if op in (stopped or {}).get(path, {}):
+        if op in (stopped or {}).get(path, {}) and c.share < at_least:
             t["stopped"].append((op, c))
             continue
         t["ops"] += 1
@@ -370,7 +371,7 @@ def summary_lines(coverage: Mapping[tuple[str, str], OpCoverage],
         if t["stopped"]:
             shown = ", ".join(f"{op} {c}" for op, c in t["stopped"][:STOPPED_SHOWN])
             more = len(t["stopped"]) - STOPPED_SHOWN
-            line += (f"; {len(t['stopped'])} more op(s) drawn whose programs the path stopped judging when a known "
-                     f"bug of theirs fired: {shown}" + (f" and {more} more" if more > 0 else ""))
+            line += (f"; {len(t['stopped'])} more op(s) drawn, under 95%, whose programs the path stopped judging "
+                     f"when a known bug of theirs fired: {shown}" + (f" and {more} more" if more > 0 else ""))
         lines.append(line)
     return lines

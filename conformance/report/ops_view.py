@@ -98,17 +98,18 @@ def pair_coverage(records: Iterable[ResultRecord]) -> dict[tuple[str, str], OpCo
 
 
 def stopped_ops(source) -> dict[str, dict[str, str]]:
-    """Per path id, the ops whose programs the path stopped judging because a known bug naming them fired
-    (:mod:`conformance.run.steering`), each with the bug's text: read from the campaign's ``plan.jsonl`` beside the
-    results ``source`` (a results file or campaign folder; none there: nothing stopped). An op counts only where the
-    path skipped its programs in every mode the path ran; a known bug that names constructs alone stops programs, not
-    an op."""
+    """Per path id, the ops whose programs the path stopped judging because a known bug selecting them fired
+    (:mod:`conformance.run.steering`: the ops it names, and those whose statements exercise a construct it names),
+    each with the bug's text: read from the campaign's ``plan.jsonl`` beside the results ``source`` (a results file
+    or campaign folder; none there: nothing stopped). An op counts only where the path skipped its programs in every
+    mode the path ran; a construct no op statement exercises (a data-dependent if) stops programs, not an op."""
     import json
     from pathlib import Path
 
     from conformance.paths.known import all_records
     from conformance.run.plan import PLAN_FILE
     from conformance.run.records import results_file
+    from conformance.run.steering import selected_ops
 
     plan = results_file(source).parent / PLAN_FILE
     if not plan.exists():
@@ -123,7 +124,7 @@ def stopped_ops(source) -> dict[str, dict[str, str]]:
             modes.setdefault(path, set()).add(mode)
         for key, text in entry.get("steered", {}).items():
             path, _, mode = key.partition("@")
-            for op in getattr(bugs.get(text), "ops", ()):
+            for op in selected_ops(bugs[text]) if text in bugs else ():
                 stopped.setdefault(path, {}).setdefault(op, {})[mode] = text
     out = {path: {op: next(iter(by_mode.values())) for op, by_mode in ops.items() if set(by_mode) >= modes[path]}
            for path, ops in stopped.items()}

@@ -19,6 +19,7 @@ decision to ``plan.jsonl``, :mod:`conformance.run.plan`).
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Optional
 
@@ -59,15 +60,31 @@ def meets(limitation, ops, constructs, mode: str, facts=frozenset(), statements=
     return not limitation.steer or any(_holds(item, limitation.ops, statements) for item in limitation.steer)
 
 
+def selected_ops(limitation) -> frozenset:
+    """The ops whose statements the selector of ``limitation`` names: its ops, and those whose statements exercise
+    one of its constructs (a view write; a construct no op statement exercises, such as a data-dependent if, selects
+    programs, not statements)."""
+    by_construct = _ops_by_construct()
+    return frozenset(limitation.ops).union(*(by_construct.get(c, ()) for c in limitation.constructs))
+
+
+@functools.lru_cache(maxsize=1)
+def _ops_by_construct() -> dict:
+    from conformance.program.effects import op_constructs
+    from conformance.program.ops import OPS
+
+    out: dict = defaultdict(set)
+    for op in OPS:
+        for construct in op_constructs(op):
+            out[construct].add(op)
+    return dict(out)
+
+
 def selects(limitation, op: str, features) -> bool:
     """Whether an op statement (``op`` with its binned ``features``) is one the selector of ``limitation`` steers
-    by: of one of its ops, or exercising one of its constructs (a view write), with one item of its ``steer`` where
-    it has one (a construct no op statement exercises, such as a data-dependent if, selects programs, not
-    statements)."""
-    from conformance.program.effects import op_constructs
-
-    named = op in limitation.ops or bool(op_constructs(op) & set(limitation.constructs))
-    return named and (not limitation.steer or any(_holds(item, (op,), ((op, features),)) for item in limitation.steer))
+    by: of one of its :func:`selected_ops`, with one item of its ``steer`` where it has one."""
+    return op in selected_ops(limitation) and (not limitation.steer or any(
+        _holds(item, (op,), ((op, features),)) for item in limitation.steer))
 
 
 def _holds(item: str, ops, statements) -> bool:
