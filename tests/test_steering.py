@@ -170,6 +170,7 @@ def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statement
     assert planner.settle(job) and job.remaining == []  # steered away from its one path, eager with it
     counted = planner.counted(1)
     assert counted("floor_div", {"rank": "2"}) and not counted("add", {"rank": "2"})
+    assert planner.judged()["torch.onnx_torchscript@infer"] == 1  # a program steered away is not one judged
     # a bug named by constructs selects the op statements that exercise them (a view write), not a data-dependent if
     views = SimpleNamespace(ops=(), constructs=("view_write", "if_tensor"), steer=())
     assert selects(views, "view_write", {}) and not selects(views, "add", {})
