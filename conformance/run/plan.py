@@ -220,17 +220,17 @@ class Planner:
             self.prepared.add((record.framework, index))
             self.seconds["prepare:" + record.framework].append(record.timings.prepare_s)
 
-    def cost(self, key: str) -> float:
-        """Seconds per program of task ``key`` (``prepare:<framework>``: of a case's eager reference): the mean of the
-        programs measured in this run, what they cost together (the worker time left is counted in the same seconds,
-        :meth:`_efficiency`; a median would miss the heavy tail of a compiler's new programs: ``tf.function`` 0.32 s
-        median, 0.44 s mean in the README's campaign), the table's figure weighing as
+    def cost(self, key: str, mean: bool = False) -> float:
+        """Seconds per program of task ``key`` (``prepare:<framework>``: of a case's eager reference): the median of
+        the programs measured in this run (a first program that warms a compiler up is no guide to the next; with
+        ``mean``, the mean: what the programs cost together), the table's figure weighing as
         :data:`~conformance.run.schedule.PRIOR_WEIGHT` programs."""
         prior = self._prior(key)
         measured = self.seconds.get(key, [])
         if not self.adapt or not measured:
             return prior
-        return (prior * PRIOR_WEIGHT + statistics.fmean(measured) * len(measured)) / (PRIOR_WEIGHT + len(measured))
+        typical = statistics.fmean(measured) if mean else statistics.median(measured)
+        return (prior * PRIOR_WEIGHT + typical * len(measured)) / (PRIOR_WEIGHT + len(measured))
 
     def _prior(self, key: str) -> float:
         if key.startswith("prepare:"):
@@ -245,11 +245,11 @@ class Planner:
             return min(1.0, max(0.05, accounted / (elapsed * self.workers)))
         return EFFICIENCY
 
-    def _costs(self) -> tuple[dict, set, dict]:
+    def _costs(self, mean: bool = False) -> tuple[dict, set, dict]:
         """Seconds per program of the tasks (eager left out), the core tasks, and the eager reference per
         framework (:meth:`cost`)."""
-        costs = {k: max(self.cost(k), 1e-4) for k in self.keys if not self._eager(k)}
-        prepare = {fw: self.cost("prepare:" + fw) for fw in {k.split(".")[0] for k in self.keys}}
+        costs = {k: max(self.cost(k, mean), 1e-4) for k in self.keys if not self._eager(k)}
+        prepare = {fw: self.cost("prepare:" + fw, mean) for fw in {k.split(".")[0] for k in self.keys}}
         return costs, {k for k in costs if k.split("@")[0] in CORE and k.endswith("@infer")}, prepare
 
     def replan(self, position: int) -> None:
@@ -321,7 +321,7 @@ class Planner:
             else:
                 out["starved"][key] = judged
         if self.sample == "cost":
-            costs, core, prepare = self._costs()
+            costs, core, prepare = self._costs(mean=True)  # every program of a floor is a new one
             out["core_short"] = {k: self.records[k] - self.refused[k] for k in sorted(core)
                                  if self.records[k] - self.refused[k] < CORE_PROGRAMS}
             for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)

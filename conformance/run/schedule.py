@@ -14,7 +14,7 @@ seconds (``torch.compile``) per program. Each task has a *rate*, the share of th
   share each (water-filling: a task too cheap to use its share judges every case and leaves the rest to the others),
   and the remainder to more cases, judged by every core task. Where the budget does not cover the floors, every task
   judges the same number of programs, as many as it allows, and the summary says what budget would cover them
-  (:func:`floor_seconds`). What a task costs is the mean of its records in this run, the table
+  (:func:`floor_seconds`). What a task costs is the median of its records in this run, the table
   :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a prior, not the law);
   what the campaign can still run comes from the budget left, the workers and the worker time the records account for
   so far.
