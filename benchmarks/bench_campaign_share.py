@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 
 from conformance.paths.records import select_paths
-from conformance.run.campaign import Campaign, CampaignOptions, generate_cases
+from conformance.run.campaign import Campaign, CampaignOptions
 from conformance.run.records import read_results, results_line
+from conformance.run.stream import generate_cases
 
 
 def share(path: str, cases: int, seed: int) -> None:

@@ -17,7 +17,7 @@ import hashlib
 import itertools
 import time
 
-from conformance.run.campaign import generate_cases
+from conformance.run.stream import generate_cases
 
 
 def draw(seed: int, n: int, **options) -> tuple[float, list]:

@@ -13,8 +13,8 @@ import itertools
 import time
 
 from conformance.paths.records import select_paths
-from conformance.run.campaign import generate_cases
 from conformance.run.runner import prepare, run_path
+from conformance.run.stream import generate_cases
 
 
 def main() -> None:

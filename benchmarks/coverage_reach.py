@@ -22,8 +22,8 @@ import traceback
 
 from conformance.program.coverage import REACH_FILE, Coverage, reach
 from conformance.program.strategies import DEFAULT_CONSTRUCTS, TRAIN_CONSTRUCTS
-from conformance.run.campaign import generate_cases
 from conformance.run.draws import DrawError
+from conformance.run.stream import generate_cases
 
 
 def draw(framework: str, n: int, seed: int) -> tuple[int, list[str], Coverage]:

@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("torch")
 
 from conformance.paths.records import select_paths  # noqa: E402
-from conformance.run.campaign import generate_cases  # noqa: E402
 from conformance.run.runner import check  # noqa: E402
+from conformance.run.stream import generate_cases  # noqa: E402
 
 
 @pytest.mark.slow

@@ -35,7 +35,7 @@ def test_inductor_trains_like_eager_on_30_cases(mode):
 
     pytest.importorskip("torch")
     from conformance.paths.records import select_paths
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     path = select_paths(["torch"], ["compile"])[-1]
     cases_ = itertools.islice(generate_cases(7, constructs=CONSTRUCTS + TRAIN_CONSTRUCTS), 30)

@@ -299,7 +299,7 @@ def drawn_planted(seed: int, count: int, runner, pid: str = "torch.planted_loc_s
     from conformance.program.ops import OPS
     from conformance.program.strategies import CONSTRUCTS
     from conformance.program.typecheck import TypeChecker
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     rng = random.Random(seed)
     ops = [name for name, rec in OPS.items() if not getattr(rec, "data_dependent", False)]

@@ -8,7 +8,8 @@ import pytest
 pytest.importorskip("torch")
 
 from conformance.paths.records import PATHS  # noqa: E402
-from conformance.run.campaign import Campaign, CampaignOptions, generate_cases  # noqa: E402
+from conformance.run.campaign import Campaign, CampaignOptions  # noqa: E402
+from conformance.run.stream import generate_cases  # noqa: E402
 
 from . import planted_paths  # noqa: E402,F401
 
@@ -26,7 +27,7 @@ def test_same_seed_same_cases_whatever_is_imported():
     import subprocess
     import sys
 
-    code = ("import itertools; from conformance.run.campaign import generate_cases; "
+    code = ("import itertools; from conformance.run.stream import generate_cases; "
             "print(' '.join(c.id for c in itertools.islice(generate_cases(3), 30)))")
     plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert plain.stdout.split() == [c.id for c in itertools.islice(generate_cases(3), 30)]

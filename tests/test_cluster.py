@@ -16,10 +16,11 @@ pytest.importorskip("torch")
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'conformance[ray]')")
 
 from conformance.paths.records import PATHS  # noqa: E402
-from conformance.run.campaign import Campaign, CampaignOptions, generate_cases  # noqa: E402
+from conformance.run.campaign import Campaign, CampaignOptions  # noqa: E402
 from conformance.run.cluster import ClusterCampaign, connect, node_shares, signal_code  # noqa: E402
 from conformance.run.pool import Job, lost_tasks  # noqa: E402
 from conformance.run.records import ResultRecord  # noqa: E402
+from conformance.run.stream import generate_cases  # noqa: E402
 
 from . import planted_cluster  # noqa: E402,F401
 

@@ -69,7 +69,7 @@ def test_the_campaign_stream_is_the_same_for_the_same_seed_and_steers_to_more_pa
     from hypothesis import HealthCheck, Phase, given, settings
 
     from conformance.program.strategies import cases
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     ops = ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu")
     options = {"ops": ops, "frameworks": ("torch",)}
@@ -296,8 +296,8 @@ PAIR_FOCUS = {"conv_dilation": ("conv1d", "conv2d_grouped", "conv2d_depthwise"),
 def test_the_steered_stream_meets_each_pair_fault(fault):
     """The campaign stream of seed 0 with the fault's op family (every construct on: empty tensors come from the
     edge shapes) holds a case that the planted path gets wrong within 300 cases."""
-    from conformance.run.campaign import generate_cases
     from conformance.run.runner import check
+    from conformance.run.stream import generate_cases
 
     from . import planted_pairs
 
@@ -313,7 +313,7 @@ def test_the_steered_stream_meets_each_pair_fault(fault):
 _STREAM_IDS = """
 import itertools, sys
 from conformance.program.strategies import DEFAULT_CONSTRUCTS
-from conformance.run.campaign import generate_cases
+from conformance.run.stream import generate_cases
 stream = generate_cases(1, frameworks=("torch",), constructs=DEFAULT_CONSTRUCTS, max_statements=6)
 print(" ".join(case.id for case in itertools.islice(stream, 180)))
 """
@@ -338,8 +338,8 @@ def test_the_stream_draws_again_what_nothing_judged_and_waits_for_the_decisions_
     a statement nothing judged are drawn again (the op is drawn more often after); a chunk waits for the decisions
     on the chunk before the last (the stream yields NOT_READY); the same decisions give the same cases, and a
     campaign where every case is judged draws the plain stream."""
-    from conformance.run.campaign import NOT_READY, generate_cases
     from conformance.run.plan import every_statement
+    from conformance.run.stream import NOT_READY, generate_cases
 
     options = {"ops": ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu"), "frameworks": ("torch",),
                "chunk_size": 10}

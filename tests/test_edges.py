@@ -152,8 +152,8 @@ SAFE_OPS = ("neg", "relu", "tanh", "sum", "add", "floor")
 @needs_torch
 @pytest.mark.parametrize("fault", list(FOCUS))
 def test_a_campaign_finds_each_planted_edge_fault_within_2_minutes(fault):
-    from conformance.run.campaign import generate_cases
     from conformance.run.runner import check
+    from conformance.run.stream import generate_cases
 
     from . import planted_edges
 
@@ -186,7 +186,7 @@ def test_eager_rerun_on_edge_programs_is_never_a_mismatch():
 
     clean = PathRecord("torch", "edges_clean", "eager again", lambda ctx: ctx.model,
                        lambda m, a, k: m(*a, **k), default=False)
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     outcomes = collections.Counter(check(c, clean).outcome
                                    for c in itertools.islice(generate_cases(1, constructs=ALL), 40))

@@ -21,8 +21,8 @@ from conformance.program.strategies import DEFAULT_CONSTRUCTS, TRAIN_CONSTRUCTS
 def _exceptions(framework: str, n: int, seed: int = 0) -> list[str]:
     """The draws that raised among the first ``n`` cases of the campaign stream of ``seed`` for ``framework``
     alone, every construct on (a campaign records each as a harness_error; here each is a failure)."""
-    from conformance.run.campaign import generate_cases
     from conformance.run.draws import DrawError
+    from conformance.run.stream import generate_cases
 
     stream = generate_cases(seed, frameworks=(framework,), constructs=DEFAULT_CONSTRUCTS + TRAIN_CONSTRUCTS)
     return [case.traceback for case in itertools.islice(stream, n) if isinstance(case, DrawError)]

@@ -30,7 +30,7 @@ def draw_counts(n: int, seed: int = 0) -> collections.Counter:
     stream with every opt-in construct on (the ops only such programs use, ``OpRecord.construct``), over every op;
     each case must load again from its JSON (type-checked: valid by construction)."""
     from conformance.program.case import Case
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     counts: collections.Counter = collections.Counter()
     for opt_in in ((), EDGE_CONSTRUCTS + EFFECT_CONSTRUCTS):

@@ -41,7 +41,7 @@ def cases_using(name: str, count: int, seed: int = 0, dtypes: tuple = ()):
     construct the op needs, ``OpRecord.construct``); with ``dtypes``, drawn with the ``dtypes`` construct too, and
     only programs with an input of one of them."""
     from conformance.program.edges import EDGE_CONSTRUCTS
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     own = (OPS[name].enabler.op,) if OPS[name].enabler else ()  # the statement that makes its rare argument
     ops = (name,) + tuple(e for e in ENABLERS + own if e != name) + (("cast",) if dtypes else ())

@@ -84,7 +84,7 @@ def test_a_short_campaign_on_the_op_family_finds_the_fault(fault):
     import itertools
     import time
 
-    from conformance.run.campaign import generate_cases
+    from conformance.run.stream import generate_cases
 
     from .test_ops_eager import ENABLERS
 

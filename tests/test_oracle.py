@@ -200,8 +200,8 @@ def test_the_parity_suites_judge_fails_a_mismatch_and_names_a_known_bug():
     from hypothesis import strategies as st
 
     from conformance.plugin import judge
-    from conformance.run.campaign import generate_cases
     from conformance.run.records import ResultDetail, ResultRecord
+    from conformance.run.stream import generate_cases
 
     case = next(generate_cases(0))
     wrong = ResultRecord.for_case(case, "torch", "script", "cpu", {}, "grad").finish("mismatch", "off")

@@ -282,7 +282,7 @@ def test_pytest_under_xdist_writes_the_records_of_its_tests(tmp_path):
     pytest.importorskip("xdist")
     (tmp_path / "test_two.py").write_text("""
 import pytest
-from conformance.run.campaign import generate_cases
+from conformance.run.stream import generate_cases
 from conformance.paths.records import PATHS, load_framework
 from conformance.run.runner import check
 

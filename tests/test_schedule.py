@@ -239,8 +239,8 @@ def test_a_multi_framework_stream_draws_mutation_for_the_frameworks_that_have_it
     import itertools
 
     from conformance.program.strategies import DEFAULT_CONSTRUCTS
-    from conformance.run.campaign import generate_cases
     from conformance.run.neighbours import construct_subsets
+    from conformance.run.stream import generate_cases
 
     assert construct_subsets(("paddle", "tf", "torch"), DEFAULT_CONSTRUCTS) == [("mutation", ("paddle", "torch"))]
     assert construct_subsets(("torch",), DEFAULT_CONSTRUCTS) == []

@@ -83,9 +83,10 @@ def test_a_finding_of_one_machine_is_replayed_first_by_the_others(database, tmp_
 
 
 def test_a_finding_is_replayed_in_the_mode_that_found_it(tmp_path):
-    from conformance.run.campaign import generate_cases, replay_jobs
+    from conformance.run.campaign import replay_jobs
     from conformance.run.database import findings, open_database, publish
     from conformance.run.records import ResultRecord
+    from conformance.run.stream import generate_cases
 
     db = open_database(str(tmp_path / "shared-db"))
     case = next(generate_cases(0))

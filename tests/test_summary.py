@@ -74,8 +74,8 @@ def test_the_terminal_summary_says_each_kind_apart():
 def test_an_exception_raised_in_this_projects_code_is_a_harness_error_not_a_finding():
     from conformance.paths.records import PathRecord, load_framework, split_names
     from conformance.program.case import Case
-    from conformance.run.campaign import generate_cases
     from conformance.run.runner import check, harness_fault
+    from conformance.run.stream import generate_cases
 
     load_framework("torch")
     try:

@@ -14,8 +14,8 @@ import pytest
 from conformance.paths.records import framework_available
 from conformance.program.flow import cuts
 from conformance.program.truncate import truncate
-from conformance.run.campaign import generate_cases
 from conformance.run.neighbours import corpus_cases
+from conformance.run.stream import generate_cases
 from conformance.triage.corpus import Expectation, load_case_file
 from conformance.triage.transplant import judge_record, since, with_added
 

@@ -1,8 +1,7 @@
 """Campaigns: generate cases from a seed and run them in isolated worker processes.
 
 * **Deterministic**: case ``i`` of seed ``s`` is the same on every run and machine with the same
-  Hypothesis version, whatever the number of workers (cases are drawn in fixed chunks, each under
-  ``hypothesis.seed``).
+  Hypothesis version, whatever the number of workers (:mod:`conformance.run.stream`).
 * **Planned case by case** (:mod:`conformance.run.plan`): the paths a user names judge every case; a default
   campaign shares the worker time by the costs measured in the run (:mod:`conformance.run.schedule`); a task on
   which a known bug has fired ``known_bug_limit`` times skips the programs that meet that bug's selector
@@ -42,93 +41,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
-from conformance.program.case import Case
 from conformance.run.crashes import crash_site
 from conformance.run.draws import DrawError, draw_error_records
 from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
+from conformance.run.stream import NOT_READY, generate_cases
 
-CHUNK = 25
 #: What the parent tells a worker whose case must end after the task in flight (the budget ran out).
 STOP = "stop"
-
-
-class _NotReady:
-    def __repr__(self) -> str:
-        return "NOT_READY"
-
-
-#: What :func:`generate_cases` yields while a decision its next chunk steers by is not made yet (the campaign runs
-#: what it has and asks again).
-NOT_READY = _NotReady()
-
-
-def generate_cases(seed: int, chunk_size: int = CHUNK, counted: Optional[Callable] = None,
-                   **options) -> Iterator[Case]:
-    """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
-    run, machine and worker count (with the same Hypothesis version), whatever else is imported.
-    ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
-    are neighbours of the corpus's IR cases). Each chunk steers towards the attribute pairs the chunks before it did
-    not draw (:mod:`conformance.program.coverage`): the coverage state evolves in draw order alone (``steer=False``:
-    the plain stream). ``chunk_size``: cases drawn per chunk (another size draws another stream; a small one gives
-    the first cases sooner, for a look at a few programs).
-
-    ``counted``: a campaign's decisions (:meth:`~conformance.run.plan.Planner.counted`): for the case at a position
-    of the stream, which of its op statements count as seen, a predicate on ``(op, features)`` (every statement of
-    a case a task judges; of a case steered away from every task by known bugs, those the bugs select, since drawing
-    them again would be steered away too; of a case no task takes, none), or None while undecided. A pair drawn only
-    in programs nothing judged is drawn again. A chunk counts the cases of the chunk before it as drawn, and those
-    of earlier chunks as decided, waiting for those decisions (the stream yields :data:`NOT_READY` meanwhile): so
-    the same seed, options and decisions draw the same cases. Without ``counted``, every case drawn counts."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-
-    from conformance.program.coverage import Coverage, reach, statement_features
-    from conformance.program.ops.record import FRAMEWORKS
-    from conformance.program.strategies import seed_alone
-    from conformance.run.draws import guarded
-    from conformance.run.neighbours import campaign_cases
-
-    seen: set[str] = set()
-    chunk = position = 0
-    decided, reachable = Coverage(), reach(options.get("frameworks") or FRAMEWORKS)
-    pending: deque = deque()  # per chunk drawn and not counted in ``decided`` yet: [(position, statements)]
-    steer = options.pop("steer", True)
-    while True:
-        while len(pending) > 1:  # the chunk before the last, once each of its cases is decided
-            if counted is not None and any(counted(at) is None for at, _ in pending[0]):
-                yield NOT_READY
-                continue
-            for at, statements in pending.popleft():
-                keep = counted(at) if counted is not None else None
-                decided.add_statements(st for st in statements if keep is None or keep(*st))
-        coverage = decided.copy()
-        for _, statements in pending[0] if pending else ():
-            coverage.add_statements(statements)
-        drawn: list[Case] = []
-
-        @hseed(seed * 1_000_003 + chunk)
-        @settings(max_examples=chunk_size, database=None, deadline=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(guarded(campaign_cases(steering=coverage.steering(reachable) if steer else None, **options)))
-        def draw(case):
-            drawn.append(case)
-
-        with seed_alone():
-            draw()
-        statements_of: list = []
-        for place, case in enumerate(drawn):
-            case = case.named(seed, chunk, place) if isinstance(case, DrawError) else case  # a harness_error record
-            if case.id not in seen:  # Hypothesis starts each chunk with its simplest example
-                seen.add(case.id)
-                if not isinstance(case, DrawError):
-                    statements_of.append((position, tuple(statement_features(case.program))))
-                yield case
-                position += 1
-        pending.append(statements_of)
-        chunk += 1
 
 
 # ------------------------------------------------------------------ worker side

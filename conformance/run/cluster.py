@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from conformance.run.campaign import NOT_READY, Campaign, CampaignOptions, WorkerStartError
+from conformance.run.campaign import Campaign, CampaignOptions, WorkerStartError
 from conformance.run.crashes import TAIL_CHARS, crash_site
 from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
 from conformance.run.records import ResultRecord
+from conformance.run.stream import NOT_READY
 
 #: What an actor writes to its log before each task (and each framework's eager reference): the post-mortem of
 #: an actor reads the task it died in from there.

@@ -164,7 +164,7 @@ class Planner:
 
     def counted(self, index: int) -> Optional[Callable[[str, dict], bool]]:
         """Which op statements of the case at ``index`` count as seen for the generator's pairwise steering
-        (:func:`~conformance.run.campaign.generate_cases`), a predicate on ``(op, features)``: every one of a case
+        (:func:`~conformance.run.stream.generate_cases`), a predicate on ``(op, features)``: every one of a case
         some task judges; of one steered away from every task, those a known bug that steered it selects
         (:func:`~conformance.run.steering.selects`): another program with them would be steered away too; of one no
         task takes, none. None while the case is undecided."""
