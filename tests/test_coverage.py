@@ -338,8 +338,7 @@ def test_the_stream_draws_again_what_nothing_judged_and_waits_for_the_decisions_
     a statement nothing judged are drawn again (the op is drawn more often after); a chunk waits for the decisions
     on the chunk before the last (the stream yields NOT_READY); the same decisions give the same cases, and a
     campaign where every case is judged draws the plain stream."""
-    from conformance.run.plan import every_statement
-    from conformance.run.stream import NOT_READY, generate_cases
+    from conformance.run.stream import NOT_READY, every_statement, generate_cases
 
     options = {"ops": ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu"), "frameworks": ("torch",),
                "chunk_size": 10}

@@ -154,7 +154,7 @@ def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statement
     """What the generator's pairwise steering counts of each case (``Planner.counted``): every statement of a case
     some task judges; of a case steered away from every task, only the statements the bug selects (drawing those
     again would be steered away too; the others' pairs are drawn again); of a case no task takes, none."""
-    from conformance.run.plan import every_statement
+    from conformance.run.stream import every_statement
 
     paths = [SimpleNamespace(id="torch.eager", reference=True, records=()),
              SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(BUG,))]

@@ -47,7 +47,7 @@ from conformance.run.crashes import crash_site
 from conformance.run.draws import DrawError, draw_error_records
 from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
-from conformance.run.stream import NOT_READY, generate_cases
+from conformance.run.stream import NOT_READY, every_statement, generate_cases
 
 #: What the parent tells a worker whose case must end after the task in flight (the budget ran out).
 STOP = "stop"
@@ -270,8 +270,6 @@ class Campaign:
             self.on_record(record)
 
         shard, shards = options.shard
-
-        from conformance.run.plan import every_statement
 
         def counted(index: int):
             """Which statements of the case at ``index`` count as seen (the other shards' cases: every one)."""

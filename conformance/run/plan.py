@@ -39,6 +39,7 @@ from conformance.run.schedule import (
     task_cost,
 )
 from conformance.run.steering import Steering, selects
+from conformance.run.stream import every_statement, no_statement
 
 PLAN_FILE = "plan.jsonl"
 #: Outcomes that judge nothing: the path refused the program (or the case was discarded).
@@ -331,14 +332,6 @@ class Planner:
             elapsed = self.clock() or 0.0
             out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
         return out
-
-
-def every_statement(op: str, features: dict) -> bool:
-    return True
-
-
-def no_statement(op: str, features: dict) -> bool:
-    return False
 
 
 def planner_for(options, clock: Callable[[], Optional[float]]) -> Planner:

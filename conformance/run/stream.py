@@ -27,7 +27,16 @@ class _NotReady:
 NOT_READY = _NotReady()
 
 
-def generate_cases(seed: int, chunk_size: int = CHUNK, counted: Optional[Callable] = None,
+def every_statement(op: str, features: dict) -> bool:
+    return True
+
+
+def no_statement(op: str, features: dict) -> bool:
+    return False
+
+
+def generate_cases(seed: int, chunk_size: int = CHUNK,
+                   counted: Callable[[int], Optional[Callable]] = lambda position: every_statement,
                    **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
@@ -43,7 +52,7 @@ def generate_cases(seed: int, chunk_size: int = CHUNK, counted: Optional[Callabl
     them again would be steered away too; of a case no task takes, none), or None while undecided. A pair drawn only
     in programs nothing judged is drawn again. A chunk counts the cases of the chunk before it as drawn, and those
     of earlier chunks as decided, waiting for those decisions (the stream yields :data:`NOT_READY` meanwhile): so
-    the same seed, options and decisions draw the same cases. Without ``counted``, every case drawn counts."""
+    the same seed, options and decisions draw the same cases. By default every case drawn counts."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -60,12 +69,12 @@ def generate_cases(seed: int, chunk_size: int = CHUNK, counted: Optional[Callabl
     steer = options.pop("steer", True)
     while True:
         while len(pending) > 1:  # the chunk before the last, once each of its cases is decided
-            if counted is not None and any(counted(at) is None for at, _ in pending[0]):
+            if any(counted(at) is None for at, _ in pending[0]):
                 yield NOT_READY
                 continue
             for at, statements in pending.popleft():
-                keep = counted(at) if counted is not None else None
-                decided.add_statements(st for st in statements if keep is None or keep(*st))
+                keep = counted(at)
+                decided.add_statements(st for st in statements if keep(*st))
         coverage = decided.copy()
         for _, statements in pending[0] if pending else ():
             coverage.add_statements(statements)
