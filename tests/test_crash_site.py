@@ -18,12 +18,12 @@ from conformance.run.campaign import Campaign, CampaignOptions  # noqa: E402
 from . import crash_on_op  # noqa: E402,F401 - the planted paths, in this process too
 
 
-def _campaign(tmp_path, path: str, max_cases: int) -> list[dict]:
+def _campaign(tmp_path, path: str, max_cases: int, modules=(), timeout: int = 60) -> list[dict]:
     """Seed 0 with integer ops: ``floor_div`` and ``neg`` beside the ops that constructs bring (an edge value's
     ``cast``, a condition's ``tanh``); cases 2 and 4 have a ``//`` that divides by zero. The plain
     stream, not the steered one: these tests are about crash messages, and need cases that reach the conversion."""
-    opts = CampaignOptions(seed=0, budget=600, max_cases=max_cases, paths=[PATHS[path]], workers=1, timeout=60,
-                           out=tmp_path, modules=["tests.crash_on_op"],
+    opts = CampaignOptions(seed=0, budget=600, max_cases=max_cases, paths=[PATHS[path]], workers=1, timeout=timeout,
+                           out=tmp_path, modules=["tests.crash_on_op", *modules],
                            generator={"constructs": CONSTRUCTS + EDGE_CONSTRUCTS, "ops": ("floor_div", "neg"),
                                       "steer": False})
     Campaign(opts).run()
@@ -57,6 +57,13 @@ def test_a_crash_outside_the_model_names_the_programs_ops(tmp_path):
         message = r["detail"]["message"]
         assert "SIGSEGV" in message and " in a program with ops " in message, message
         assert all(op in message for op in _ops(r)), message
+
+
+def test_a_crash_is_a_crash_whatever_handler_a_framework_installed(tmp_path):
+    records = _campaign(tmp_path, "torch.planted_sigsegv_convert", 1, modules=["tests.hanging_fatal_handler"],
+                        timeout=30)
+    assert [r["outcome"] for r in records] == ["crash"], [r["detail"].get("message") for r in records]
+    assert "SIGSEGV" in records[0]["detail"]["message"]
 
 
 def test_a_known_crash_is_named_by_its_record(tmp_path):

@@ -26,9 +26,20 @@ TAIL_CHARS = 50_000
 _FATAL = "Fatal Python error"
 
 
+#: The signals a crash kills a process with.
+_FATAL_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGFPE, signal.SIGBUS, signal.SIGILL)
+
+
 def report_fatal_signals(fd: int) -> None:
     """Make this process dump its Python stack to ``fd`` (its log: not fd 2, which a run may capture meanwhile)
-    when a fatal signal kills it (see :mod:`faulthandler`)."""
+    when a fatal signal kills it (see :mod:`faulthandler`), and then die of it.
+
+    Call it after the frameworks are imported: their own handlers go (Paddle installs one on import that prints a
+    C++ stack; on a heap that a crash left corrupt, glibc's "corrupted double-linked list" abort, it waits forever
+    for the allocator's lock, and the task's crash became a timeout two minutes later). faulthandler writes its
+    dump without allocating."""
+    for sig in _FATAL_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
     faulthandler.enable(file=fd, all_threads=False)
 
 

@@ -42,7 +42,6 @@ def start_worker(path_ids: list[str], log_path: str, modules: list[str], memory_
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 1)  # frameworks print to stdout/stderr from C++ too: keep it out of the terminal
     os.dup2(fd, 2)
-    report_fatal_signals(fd)  # a crash's record names the statement it died in (run/crashes.py)
     import importlib
 
     from conformance.paths.records import load_framework, select_paths
@@ -53,6 +52,7 @@ def start_worker(path_ids: list[str], log_path: str, modules: list[str], memory_
     select_paths(frameworks)
     for fw in frameworks:  # the converters and runtimes each record names (onnxscript takes seconds to import)
         load_framework(fw).versions()
+    report_fatal_signals(fd)  # a crash's record names the statement it died in (run/crashes.py)
     sys.dont_write_bytecode = True  # each rendered model is imported once: no .pyc to write
 
 
