@@ -26,7 +26,7 @@ from typing import Optional
 from conformance.check.shipped import dumps, seed_sources, source_misses
 from conformance.paths.records import FRAMEWORK_MODULES, PATHS, PathRecord, load_framework
 from conformance.program.case import Case
-from conformance.run.crashes import finish_lost, signal_name
+from conformance.run.crashes import finish_lost, report_fatal_signals, signal_name
 from conformance.run.records import ResultRecord
 
 
@@ -169,6 +169,7 @@ def _child(conn, payload: bytes, log_path: str) -> None:
     os.dup2(fd, 1)  # the framework's prints and C++ logs: into the log, not over the caller's output
     os.dup2(fd, 2)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    report_fatal_signals(fd)  # the framework the server imported may have put its own handlers in
     try:
         record = run_job(pickle.loads(payload))  # cloudpickle's output loads with pickle
         conn.send(("record", record))

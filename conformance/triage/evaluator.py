@@ -12,6 +12,7 @@ import os
 import signal
 
 from conformance.program.case import Case
+from conformance.run.crashes import report_fatal_signals
 from conformance.run.records import ResultRecord, split_path_id
 
 
@@ -49,6 +50,7 @@ def _worker_main(conn, modules: list, device: str, log_path: str, answer, name: 
         framework, path = split_path_id(pid)
         try:
             load_framework(framework)
+            report_fatal_signals(fd)  # a framework imported just now may have put its own handlers in
             reply = answer(case, pid, mode, device)
         except Exception as e:  # noqa: BLE001 - the harness itself failed (check makes a record of the rest)
             reply = ResultRecord.for_case(case, framework, path, device, {}, _record_mode(mode))

@@ -252,25 +252,6 @@ RECORDS = (
         example=Failure('crash', error_types=('SIGABRT',), ops=('pad_constant',)),
     ),
     known_bug(
-        "paddle_inference.onednn_pad_abort_hangs",
-        reason=("A Paddle Inference predictor with oneDNN aborts in phi::PadKernel on a constant F.pad of a 1-d "
-                "tensor, and the process hangs"),
-        phases=('timeout',),
-        versions=">=3.3",
-        ops=('pad_constant', 'pad_negative'),
-        paths=ONEDNN_PREDICTORS,
-        script="paddle_inference_onednn_pad_abort.py",
-        found="2026-11-28 (paddlepaddle 3.3.1)",
-        details=("known bug: a Paddle Inference predictor with oneDNN aborts in phi::PadKernel<float, "
-                 "OneDNNContext> on a constant F.pad of a 1-d tensor (`F.pad(x, [0, 0])` of x [3]: 'free(): invalid "
-                 "pointer', 'malloc(): unaligned tcache chunk detected'); without oneDNN it returns x; in a worker "
-                 "whose signal handler is Paddle's, the abort hangs instead of ending the process. Provenance: "
-                 "found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e68cc22291d1, "
-                 "deployment campaign seed 0, cases 2177c2dfbdce, e594333713cf, 12aa1e24ab69; "
-                 "cases/standalone/paddle_inference_onednn_pad_abort.py."),
-        example=Failure('timeout', ops=('pad_constant',)),
-    ),
-    known_bug(
         "paddle_inference.onednn_concat_empty_segv",
         reason="A Paddle Inference predictor with oneDNN dies of SIGSEGV in phi::ConcatKernel<float, OneDNNContext>",
         phases=('crash',),
