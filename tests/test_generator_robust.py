@@ -1,7 +1,7 @@
-"""Nothing the generator draws raises: the campaign stream of each framework with every construct family on, and the
-value bounds of the records on empty tensors (an index into a dim of size 0 once had the inverted interval
-``(0, -1)``, which later bounds took for values: ``ZeroDivisionError`` in a floor division's bound, ``math domain
-error`` in a logarithm's)."""
+"""Nothing the generator draws raises, nor applies an op to edge values its record does not take: the campaign stream
+of each framework with every construct family on; and the value bounds of the records on empty tensors (an index
+into a dim of size 0 once had the inverted interval ``(0, -1)``, which later bounds took for values:
+``ZeroDivisionError`` in a floor division's bound, ``math domain error`` in a logarithm's)."""
 
 from __future__ import annotations
 
@@ -18,27 +18,37 @@ from conformance.program.ops.record import FRAMEWORKS, dtype_fits
 from conformance.program.strategies import DEFAULT_CONSTRUCTS, TRAIN_CONSTRUCTS
 
 
-def _exceptions(framework: str, n: int, seed: int = 0) -> list[str]:
-    """The draws that raised among the first ``n`` cases of the campaign stream of ``seed`` for ``framework``
-    alone, every construct on (a campaign records each as a harness_error; here each is a failure)."""
+def _faults(framework: str, n: int, seed: int = 0) -> list[str]:
+    """What is wrong among the first ``n`` cases of the campaign stream of ``seed`` for ``framework`` alone, every
+    construct on: the draws that raised (a campaign records each as a harness_error; here each is a failure), and
+    the op statements that apply an op whose record does not take edge values to one (the op's result is not
+    defined there, and its pairwise coverage would count pairs the steering cannot draw)."""
+    from conformance.program.coverage import statement_features
     from conformance.run.draws import DrawError
     from conformance.run.stream import generate_cases
 
     stream = generate_cases(seed, frameworks=(framework,), constructs=DEFAULT_CONSTRUCTS + TRAIN_CONSTRUCTS)
-    return [case.traceback for case in itertools.islice(stream, n) if isinstance(case, DrawError)]
+    faults = []
+    for case in itertools.islice(stream, n):
+        if isinstance(case, DrawError):
+            faults.append(case.traceback)
+            continue
+        faults += [f"case {case.id}: {op} on edge values" for op, feats in statement_features(case.program)
+                   if feats["edge"] == "True" and op in OPS and not OPS[op].edge_ok]
+    return faults
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-def test_a_hundred_and_fifty_programs_per_framework_draw_without_exception(framework):
-    errors = _exceptions(framework, 150)
-    assert not errors, errors[0]
+def test_a_hundred_and_fifty_programs_per_framework_draw_without_exception_or_edge_values_out_of_place(framework):
+    faults = _faults(framework, 150)
+    assert not faults, faults[0]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-def test_twenty_thousand_programs_per_framework_draw_without_exception(framework):
-    errors = [tb for seed in range(4) for tb in _exceptions(framework, 5000, seed)]
-    assert not errors, f"{len(errors)} draws raised; the first:\n{errors[0]}"
+def test_twenty_thousand_programs_per_framework_draw_without_exception_or_edge_values_out_of_place(framework):
+    faults = [f for seed in range(4) for f in _faults(framework, 5000, seed)]
+    assert not faults, f"{len(faults)} faults; the first:\n{faults[0]}"
 
 
 #: every dtype an op record takes, for the empty arguments below

@@ -84,10 +84,11 @@ def steered(draw, steering: Steering, feature: str, bins: tuple):
 
 def focus_bins(constructs, rec) -> dict[str, tuple]:
     """The bins of each argument feature of pairwise coverage a fresh input of op ``rec`` may take in a program of
-    ``constructs`` (float32, ranks 1 to 4 and no edge alone, but with the construct that draws the others)."""
+    ``constructs`` (float32, ranks 1 to 4 and no edge alone, but with the construct that draws the others: ranks
+    0, 5 and 6 with ``edge_shapes``; other ops reach rank 6 from rank 5, and an op needs its pairs there too)."""
     on = set(constructs)
     return {"dtype": DRAWN_DTYPES if "dtypes" in on else ("float32",),
-            "rank": ("1", "2", "3", "4") + (("0", "5") if "edge_shapes" in on else ()),
+            "rank": ("1", "2", "3", "4") + (("0", "5", "6") if "edge_shapes" in on else ()),
             "zero_size": ("False", "True") if "edge_shapes" in on else ("False",),
             "edge": ("False", "True") if "edge_values" in on and rec.edge_ok else ("False",),
             "dynamic": ("False", "True") if "dynamic_dim" in on else ("False",)}
@@ -101,9 +102,10 @@ def possible(feats: dict) -> bool:
 
 def focus_leaf(draw, feats: dict, float_ranges) -> list[TensorSpec]:
     """Input leaves with the argument features ``feats`` (:func:`possible`), one per value range of their dtype (the
-    first that a focus op takes is used): dims 1 to 5, one of size 0, the first dynamic, edge values of a drawn kind."""
+    first that a focus op takes is used): dims 1 to 5 (1 to 3 from rank 5 on: a few hundred elements at most), one
+    of size 0, the first dynamic, edge values of a drawn kind."""
     rank, dtype = int(feats["rank"]), feats["dtype"]
-    dims = [draw(st.sampled_from([3, 2, 5, 1, 4])) for _ in range(rank)]
+    dims = [draw(st.sampled_from([3, 2, 5, 1, 4] if rank < 5 else [2, 3, 1])) for _ in range(rank)]
     dynamic = feats["dynamic"] == "True"
     if feats["zero_size"] == "True":
         dims[draw(st.integers(int(dynamic), rank - 1))] = 0

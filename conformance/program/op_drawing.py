@@ -192,8 +192,9 @@ class OpDrawing:
         elif rec.arity == 2:
             yield from ((a, b) for a in firsts for b in seconds if not (rec.inplace and a == b) and ok((a, b)))
         else:  # where(cond, x, y)
-            bools = [n for n in names if env[n].type.dtype == "bool"]
-            floats = [n for n in names if env[n].type.dtype == "float32"]
+            takes = [n for n in names if rec.edge_ok or not env[n].edge]
+            bools = [n for n in takes if env[n].type.dtype == "bool"]
+            floats = [n for n in takes if env[n].type.dtype == "float32"]
             for c, a, b in itertools.product(bools, floats, floats):
                 try:
                     rec.check([env[c].type, env[a].type, env[b].type], {})

@@ -10,20 +10,24 @@ from conformance.program.program import Program
 
 def use_every_input(g, inputs: tuple, body: list, output):
     """Make every input tensor reach an output: each one no output depends on is returned as
-    ``tanh(x)`` (a cast to float32 where it is not float32) beside the outputs (and beside the values of early
-    returns). ``g``: the generator drawing the program (its ``fresh`` names and ``kwargs``). Returns (body, output)."""
+    ``tanh(x)`` (a cast to float32 where it is not float32, to float64 where it carries edge values, which tanh does
+    not take) beside the outputs (and beside the values of early returns). ``g``: the generator drawing the program
+    (its ``fresh`` names and ``kwargs``). Returns (body, output)."""
     unused = set(Program(0, inputs, tuple(g.kwargs), (), tuple(body), output).unused_inputs())
     if not unused:
         return body, output
     n_gets = next((i for i, s in enumerate(body) if not isinstance(s, Get)), len(body))
-    leaves = {(i.name, path): leaf.dtype for i in inputs for path, leaf in spec_leaves(i.spec)}
-    leaf_dtypes = {get.out: leaves[(get.source, tuple(get.path))] for get in body[:n_gets]}
+    leaves = {(i.name, path): leaf for i in inputs for path, leaf in spec_leaves(i.spec)}
     added = []
     for get in body[:n_gets]:
         if get.source + "".join(f".{step}" for step in get.path) in unused:
-            dtype = leaf_dtypes[get.out]
-            added.append(OpStmt(g.fresh(), "tanh", (get.out,)) if dtype == "float32" else
-                         OpStmt(g.fresh(), "cast", (get.out,), (("dtype", "float32"),)))
+            leaf = leaves[(get.source, tuple(get.path))]
+            if leaf.dtype != "float32":
+                added.append(OpStmt(g.fresh(), "cast", (get.out,), (("dtype", "float32"),)))
+            elif leaf.edge:
+                added.append(OpStmt(g.fresh(), "cast", (get.out,), (("dtype", "float64"),)))
+            else:
+                added.append(OpStmt(g.fresh(), "tanh", (get.out,)))
     extras = tuple(OutVar(s.out) for s in added)
 
     def widen(out):

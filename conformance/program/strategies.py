@@ -294,7 +294,8 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
             else:
                 cond = self.tensor_cond(outer)
             body.insert(d(st.integers(0, len(body))), If(cond, (d(st.sampled_from([Break(), Continue()])),)))
-        sources = [n for n in sorted(body_scope.env) if body_scope.env[n].type == t] or [var]
+        sources = [n for n in sorted(body_scope.env)
+                   if body_scope.env[n].type == t and not body_scope.env[n].edge] or [var]
         src = d(st.sampled_from(sources[::-1]))
         body.append(OpStmt(var, wrapper.name, (src,), tuple(sorted(attrs.items()))))
         self.recent.append(var)

@@ -10,14 +10,14 @@ seconds (``torch.compile``) per program. Each task has a *rate*, the share of th
   :data:`MIN_PROGRAMS` programs (the floors, at the start of the campaign); then the *core* tasks
   (:data:`~conformance.run.costs.CORE`, the paths the project exists for, in ``infer`` mode) reach
   :data:`CORE_PROGRAMS`, each judging as many cases as it lacks programs for (a core task that already has them leaves
-  the cases to one that refuses most programs); the rest of the time goes :data:`OTHER_SHARE` to the others, an equal
-  share each (water-filling: a task too cheap to use its share judges every case and leaves the rest to the others),
-  and the remainder to more cases, judged by every core task. Where the budget does not cover the floors, every task
-  judges the same number of programs, as many as it allows, and the summary says what budget would cover them
-  (:func:`floor_seconds`). What a task costs is the median of its records in this run, the table
-  :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a prior, not the law);
-  what the campaign can still run comes from the budget left, the workers and the worker time the records account for
-  so far.
+  the cases to one that refuses most programs), the others nothing past their floors until then; the rest of the time
+  goes :data:`OTHER_SHARE` to the others, an equal share each (water-filling: a task too cheap to use its share judges
+  every case and leaves the rest to the others), and the remainder to more cases, judged by every core task. Where the
+  budget does not cover the floors, every task judges the same number of programs, as many as it allows, and the
+  summary says what budget would cover them (:func:`floor_seconds`). What a task costs is the median of its records in
+  this run, the table :data:`~conformance.run.costs.COSTS` weighing as :data:`PRIOR_WEIGHT` programs before any (a
+  prior, not the law); what the campaign can still run comes from the budget left, the workers and the worker time the
+  records account for so far.
 
 A task judges the case at position ``p`` of the shard's stream when ``position_key(p) < rate``: a low-discrepancy
 sequence, so a task of rate 1/8 judges one case in 8, spread evenly, and the cases of a task are among those of
@@ -179,7 +179,8 @@ def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Option
     2. the ``core`` tasks reach ``core_programs`` each: each judges as many of the cases as it lacks programs for
        (a core task that refuses most programs needs that many more cases; one that has its ``core_programs``
        leaves them to it), with each case's eager references; where the time runs out first, each judges as many
-       as it needs of the cases the time allows;
+       as it needs of the cases the time allows. Until every core task has them (but one that refuses nine
+       programs in ten or more), the others judge nothing past their floors;
     3. the rest of the time: ``1 - OTHER_SHARE`` to more cases, judged by every core task, ``OTHER_SHARE`` to the
        others, an equal share of the time each (water-filling: a task that judges every case with less leaves the
        rest to the others, and what they all leave goes to more cases).
@@ -196,7 +197,10 @@ def allot(costs: dict, core: set, prepare: dict, worker_s: float, judged: Option
     cases = _core_cases(core, judged, accept, core_programs, first)
     needed = max(cases.values(), default=first)  # the cases step 2 takes
     left = worker_s - first_s
-    if core and left < core_s:  # step 2 takes the rest: as many cases as the time allows
+    # step 2 takes the rest while a core task lacks programs and the campaign has more cases than they need, as many
+    # cases as the time allows: their need is an estimate (median costs, the efficiency so far)
+    short = [k for k in core if judged.get(k, 0) < core_programs and accept.get(k, 1.0) >= MIN_ACCEPT / 2]
+    if core and (left < core_s or (short and needed < cap)):
         positions = _level(lambda x: _core_seconds(cases, costs, prepare, x) - first * base, left, needed)
         rest = more = 0.0
     else:
