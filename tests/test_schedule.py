@@ -139,7 +139,8 @@ def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
     assert floors["starved"]["torch.starved@infer"] == 3 and "torch.refusing@infer" not in floors["starved"]
     assert floors["core_short"] == {"torch.script@infer": 0}  # no record of the core task arrived
     # every floor (10 cases of the core and its reference, 10 programs of each other task) and the core's 100
-    need = MIN_PROGRAMS * (0.2 + 2.0 + 3 * 0.01 + 50.0) + (CORE_PROGRAMS - MIN_PROGRAMS) * 0.2  # 3: refusals
+    # 10: the programs a refused one judged costs (cheap, it is offered up to 100 for its floor)
+    need = MIN_PROGRAMS * (0.2 + 2.0 + 10 * 0.01 + 50.0) + (CORE_PROGRAMS - MIN_PROGRAMS) * 0.2
     assert floors["budget_s"] == round(need / EFFICIENCY)
     from conformance.report.summaries import plan_lines, plan_markdown
 
@@ -152,13 +153,17 @@ def test_the_plan_meets_the_floors_first_and_says_who_fell_short_and_why():
 
 
 def test_a_task_that_refuses_its_programs_is_offered_more_until_it_has_judged_its_floor_up_to_a_limit():
-    from conformance.run.plan import OFFER_LIMIT
+    from conformance.run.plan import OFFER_LIMIT, OFFER_MIN
 
     keys = ["torch.eager@infer", "torch.script@infer", "torch.refusing@infer", "torch.judging@infer"]
     planner = Planner(keys, {"torch.eager"}, [], sample="cost", budget=600, workers=1, clock=lambda: 0.0,
                       costs={"torch.refusing@infer": 5.0, "torch.judging@infer": 5.0})
+    # offers for a floor cost up to OFFER_SHARE (5%) of the worker time, 30 s here, OFFER_MIN programs at least:
+    # 30 at 5 s a program, 60 at 0.5 s (a task the table lacks), OFFER_LIMIT at most
+    limit = planner.offer_limit("torch.refusing@infer")
+    assert limit == OFFER_MIN and planner.offer_limit("torch.script@infer") == 60 < OFFER_LIMIT
     case, taken = _case(), {k: [] for k in keys}
-    for p in range(4 * OFFER_LIMIT):
+    for p in range(4 * limit):
         for key in planner.candidates(p, case, p, set()):
             taken[key].append(p)
             if key in ("torch.refusing@infer", "torch.judging@infer"):
@@ -168,8 +173,8 @@ def test_a_task_that_refuses_its_programs_is_offered_more_until_it_has_judged_it
                 planner.observe(p, r)
     judging = taken["torch.judging@infer"]
     assert judging[:MIN_PROGRAMS] == list(range(MIN_PROGRAMS)) and len(judging) < 2 * MIN_PROGRAMS  # then a share
-    assert taken["torch.refusing@infer"][:OFFER_LIMIT] == list(range(OFFER_LIMIT))  # every case until the limit
-    assert len(taken["torch.refusing@infer"]) < 2 * OFFER_LIMIT  # then a share, as any other task
+    assert taken["torch.refusing@infer"][:limit] == list(range(limit))  # every case until the limit
+    assert len(taken["torch.refusing@infer"]) < 2 * limit  # then a share, as any other task
     assert planner.floors()["refused"] == {"torch.refusing@infer": [len(taken["torch.refusing@infer"])] * 2}
 
 

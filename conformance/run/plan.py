@@ -44,8 +44,13 @@ from conformance.run.stream import every_statement, no_statement
 PLAN_FILE = "plan.jsonl"
 #: Outcomes that judge nothing: the path refused the program (or the case was discarded).
 REFUSED = ("unsupported", "discarded")
-#: A task whose programs are refused is offered more until it has judged its floor, up to this many programs.
-OFFER_LIMIT = 3 * MIN_PROGRAMS
+#: A task whose programs are refused is offered more until it has judged its floor: at least :data:`OFFER_MIN`
+#: programs, and up to :data:`OFFER_LIMIT` while they cost under :data:`OFFER_SHARE` of the campaign's worker time
+#: (:meth:`Planner.offer_limit`: a cheap task that judges one program in ten, torch.export in grad mode refusing
+#: control flow and state, gets its floor; a dear one that refuses everything does not take the campaign).
+OFFER_MIN = 3 * MIN_PROGRAMS
+OFFER_LIMIT = 10 * MIN_PROGRAMS
+OFFER_SHARE = 0.05
 #: How many cases are drawn between two updates of the rates once every floor is met (before: at every case).
 REPLAN_EVERY = 4
 
@@ -273,12 +278,17 @@ class Planner:
     def judged(self) -> dict:
         """Programs each task has judged or will judge, as its floor counts them: those given it, less those
         steered away from known bugs (decided in case order) and those it refused (with ``adapt``: the records say
-        which; a task that has been offered :data:`OFFER_LIMIT` counts as having its floor, so one that refuses
-        everything does not take the campaign)."""
+        which; a task that has been offered :meth:`offer_limit` programs counts as having its floor, so one that
+        refuses everything does not take the campaign)."""
         if not self.adapt:  # records arrive in any order: the table alone decides
             return dict(self.given)
         out = {k: n - self.refused[k] - sum(self.steered.get(k, {}).values()) for k, n in self.given.items()}
-        return {k: max(n, MIN_PROGRAMS) if self.given[k] >= OFFER_LIMIT else n for k, n in out.items()}
+        return {k: max(n, MIN_PROGRAMS) if self.given[k] >= self.offer_limit(k) else n for k, n in out.items()}
+
+    def offer_limit(self, key: str) -> int:
+        """How many programs task ``key`` is offered at most for its floor (see :data:`OFFER_LIMIT`)."""
+        affordable = OFFER_SHARE * self.budget * self.workers / max(self.cost(key), 1e-3)
+        return max(OFFER_MIN, min(OFFER_LIMIT, int(affordable)))
 
     def accept(self) -> dict:
         """The share of its programs each task judged, refusals left out (with ``adapt``, for a task with
@@ -325,9 +335,9 @@ class Planner:
             costs, core, prepare = self._costs(mean=True)  # every program of a floor is a new one
             out["core_short"] = {k: self.records[k] - self.refused[k] for k in sorted(core)
                                  if self.records[k] - self.refused[k] < CORE_PROGRAMS}
-            for key in costs:  # a judged program costs the refused ones offered with it (up to OFFER_LIMIT)
+            for key in costs:  # a judged program costs the refused ones offered with it (up to the offer limit)
                 offered = self.records[key] / max(1, self.records[key] - self.refused[key]) if self.records[key] else 1
-                costs[key] *= min(offered, OFFER_LIMIT / MIN_PROGRAMS)
+                costs[key] *= min(offered, self.offer_limit(key) / MIN_PROGRAMS)
             need = sum(floor_seconds(costs, core, prepare, accept=self.accept()))
             elapsed = self.clock() or 0.0
             out["budget_s"] = round(need / (self.workers * self._efficiency(elapsed)))
