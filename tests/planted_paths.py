@@ -20,8 +20,10 @@ def _eager(ctx):
 
 
 def _first_float(out):
+    """The first float tensor of ``out`` with a finite element (an input returned as it is may hold only NaN and
+    infinities, which no perturbation changes)."""
     if isinstance(out, torch.Tensor):
-        return out if out.is_floating_point() and out.numel() else None
+        return out if out.is_floating_point() and bool(torch.isfinite(out).any()) else None
     items = out.values() if isinstance(out, dict) else out
     return next((t for t in map(_first_float, items) if t is not None), None)
 
@@ -29,9 +31,9 @@ def _first_float(out):
 def _perturbed(model, args, kwargs):
     out = model(*args, **kwargs)
     t = _first_float(out)
-    if t is not None:
+    if t is not None:  # its largest finite element, off by 1e-4 (relative; absolute where it is 0)
         flat = t.view(-1)
-        i = int(flat.abs().argmax())
+        i = int(torch.where(torch.isfinite(flat), flat.abs(), -1.0).argmax())
         flat[i] = flat[i] * (1 + 1e-4) + (1e-4 if flat[i] == 0 else 0.0)
     return out
 

@@ -116,7 +116,9 @@ def test_crash_in_the_eager_reference_records_every_path_of_the_case(tmp_path):
     assert summary["cases"] == 4 and len(records) == 8
     for r in records:
         odd = r["case"]["program"]["seed"] % 2
-        assert r["outcome"] == ("crash" if odd else "pass") or (not odd and r["outcome"] == "discarded")
+        # the other cases run as usual: a pass, a case the branch-flip guard discards, or a known bug of the path
+        assert r["outcome"] == "crash" if odd else (r["outcome"] in ("pass", "discarded")
+                                                    or r["detail"].get("known_issue")), r["detail"]
         if odd:
             assert "eager reference" in r["detail"]["message"] and "SIGSEGV" in r["detail"]["message"]
             assert r["versions"]["torch"]
