@@ -237,7 +237,7 @@ RECORDS = (
         "paddle_inference.onednn_pad_abort",
         reason="A Paddle Inference predictor with oneDNN aborts in phi::PadKernel on a constant F.pad of a 1-d tensor",
         phases=('crash',),
-        errors=('SIGABRT',),
+        errors=('SIGABRT', 'SIGSEGV'),
         versions=">=3.3",
         ops=('pad_constant', 'pad_negative'),
         paths=ONEDNN_PREDICTORS,
@@ -245,9 +245,10 @@ RECORDS = (
         found="2026-11-28 (paddlepaddle 3.3.1)",
         details=("known bug: a Paddle Inference predictor with oneDNN aborts in phi::PadKernel<float, "
                  "OneDNNContext> on a constant F.pad of a 1-d tensor (`F.pad(x, [0, 0])` of x [3]: 'free(): invalid "
-                 "pointer', 'malloc(): unaligned tcache chunk detected'); without oneDNN it returns x. Provenance: "
-                 "found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case e68cc22291d1, "
-                 "deployment campaign seed 0, cases 2177c2dfbdce, e594333713cf, 12aa1e24ab69; "
+                 "pointer', 'malloc(): unaligned tcache chunk detected': the heap it corrupts ends the process "
+                 "with SIGABRT or SIGSEGV, as in the README campaign's case a5cc9d5932dc); without oneDNN it returns "
+                 "x. Provenance: found by conformance 2026-11-28 (paddlepaddle 3.3.1), campaign seed 0, case "
+                 "e68cc22291d1, deployment campaign seed 0, cases 2177c2dfbdce, e594333713cf, 12aa1e24ab69; "
                  "cases/standalone/paddle_inference_onednn_pad_abort.py."),
         example=Failure('crash', error_types=('SIGABRT',), ops=('pad_constant',)),
     ),
