@@ -180,3 +180,32 @@ def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statement
     sampled.short = False
     assert sampled.candidates(2, case(2, ("add",)), 2, set()) == []
     assert not sampled.counted(2)("add", {"rank": "2"})
+
+
+def test_an_idle_worker_is_given_the_next_case_with_a_task_left_past_those_steered_away_from_every_task():
+    """A case every task of which was steered away is passed over for the next one there and then (a worker left
+    idle until the next second's poll judged one case in three in a to_static campaign); a case that cases still
+    running decide waits in order, and the stream's end and its waits are told apart."""
+    from collections import deque
+
+    from conformance.run.pool import next_to_send
+    from conformance.run.stream import NOT_READY
+
+    paths = [SimpleNamespace(id="torch.eager", reference=True, records=()),
+             SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(BUG,))]
+    planner = Planner(KEYS[:2], {"torch.eager"}, paths, known_bug_limit=1)
+    cases = [case(i, ("floor_div",) if i < 4 else ("add",)) for i in range(6)]
+    jobs = iter([SimpleNamespace(index=i, case=c, remaining=planner.candidates(i, c, i, set()))
+                 for i, c in enumerate(cases)])
+    held: deque = deque()
+    first = next_to_send(planner, held, lambda: next(jobs, None))
+    assert first.index == 0
+    assert next_to_send(planner, held, lambda: next(jobs, None)) is NOT_READY  # case 0 may fire the bug
+    assert [j.index for j in held] == [1]
+    for key in first.remaining:
+        planner.observe(0, record(key.split("@")[0], BUG.text if "onnx" in key else None))
+    assert next_to_send(planner, held, lambda: next(jobs, None)).index == 4  # cases 1-3 steered away, passed over
+    assert [planner.planned[i]["tasks"] for i in (1, 2, 3)] == [[], [], []] and not held
+    assert next_to_send(planner, held, lambda: NOT_READY) is NOT_READY
+    assert next_to_send(planner, held, lambda: next(jobs, None)).index == 5
+    assert next_to_send(planner, held, lambda: next(jobs, None)) is None

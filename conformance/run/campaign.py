@@ -45,7 +45,7 @@ from typing import Callable, Optional
 
 from conformance.run.crashes import crash_site
 from conformance.run.draws import DrawError, draw_error_records
-from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
+from conformance.run.pool import Job, case_records, lost_records, lost_tasks, next_to_send, start_worker
 from conformance.run.records import FINDINGS, ResultRecord, read_results, results_line
 from conformance.run.stream import NOT_READY, every_statement, generate_cases
 
@@ -337,14 +337,10 @@ class Campaign:
                     if worker.ready and worker.job is not None and worker.job.started is None:
                         self._send(worker, worker.job)  # a case resumed after a crash or timeout
                     elif worker.ready and worker.job is None and not out_of_time:
-                        job = ahead.popleft() if ahead else None if drained else next_job()
+                        job = next_to_send(self.planner, ahead, lambda: None if drained else next_job())
                         if job is None:
                             exhausted = out_of_time = True
-                        elif job is NOT_READY:  # the stream waits for a case in ``ahead`` to be settled
-                            continue
-                        elif not self.planner.settle(job):  # cases before it still running decide its tasks
-                            ahead.appendleft(job)
-                        elif job.remaining:
+                        elif job is not NOT_READY:
                             self._send(worker, job)
                 if out_of_time and not any(worker.job is not None for worker in self.workers):
                     break

@@ -32,7 +32,7 @@ from typing import Callable, Optional
 
 from conformance.run.campaign import Campaign, CampaignOptions, WorkerStartError
 from conformance.run.crashes import TAIL_CHARS, crash_site
-from conformance.run.pool import Job, case_records, lost_records, lost_tasks, start_worker
+from conformance.run.pool import Job, case_records, lost_records, lost_tasks, next_to_send, start_worker
 from conformance.run.records import ResultRecord
 from conformance.run.stream import NOT_READY
 
@@ -219,21 +219,10 @@ class ClusterCampaign(Campaign):
         return None
 
     def _fresh(self, next_job: Callable[[], Optional[Job]]) -> Optional[Job]:
-        """The next drawn case to start; the planner settles its tasks first, and a case it cannot settle yet
-        waits for the cases before it (:meth:`conformance.run.plan.Planner.settle`)."""
-        if self.held:
-            job = self.held.popleft()
-        elif self.exhausted:
-            return None
-        else:
-            job = next_job()
-            self.exhausted = job is None
-            if job is None or job is NOT_READY:  # NOT_READY: the stream waits for cases running
-                return None
-        if not self.planner.settle(job):
-            self.held.appendleft(job)
-            return None
-        return job if job.remaining else None
+        """The next drawn case to start, settled by the planner (:func:`conformance.run.pool.next_to_send`)."""
+        job = next_to_send(self.planner, self.held, lambda: None if self.exhausted else next_job())
+        self.exhausted = self.exhausted or job is None
+        return None if job is NOT_READY else job
 
     def _send(self, actor: _Actor, job: Job) -> None:
         actor.job, actor.last = job, time.monotonic()

@@ -2,7 +2,8 @@
 :mod:`conformance.run.campaign`; Ray actors: :mod:`conformance.run.cluster`).
 
 * :func:`start_worker`: the setup of a worker process, which then runs cases with :func:`case_records`;
-* :class:`Job`: a case and the tasks (paths in modes) it has left, as the parent tracks it;
+* :class:`Job`: a case and the tasks (paths in modes) it has left, as the parent tracks it, and
+  :func:`next_to_send`: the next one to give an idle worker;
 * :func:`lost_tasks` and :func:`lost_records`: what a worker that died (``crash``) or hung (``timeout``) leaves
   behind: the record of the task it was running (the eager reference of a framework takes all that framework's
   remaining tasks with it), or, the first time a worker that had run other tasks crashes on a task, that task run
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 from conformance.program.case import Case
 from conformance.run.crashes import finish_lost, report_fatal_signals, signal_name
 from conformance.run.records import ResultRecord
+from conformance.run.stream import NOT_READY
 
 
 def start_worker(path_ids: list[str], log_path: str, modules: list[str], memory_gb: Optional[float],
@@ -87,6 +90,24 @@ class Job:
         self.remaining = [k for k in self.remaining if k != key]
         self.current, self.started = None, now
         return record
+
+
+def next_to_send(planner, held: deque, pull: Callable[[], object]):
+    """The next case with tasks left to run, for an idle worker: the first of ``held`` (drawn cases not settled yet,
+    in order), else the next ``pull()`` gives (None: no more cases; :data:`~conformance.run.stream.NOT_READY`: the
+    stream waits for cases running). ``planner`` settles its tasks first
+    (:meth:`~conformance.run.plan.Planner.settle`): while cases before it still running decide them, it goes back
+    to ``held`` and this returns NOT_READY. A case left with no task (each steered away from a known bug) is passed
+    over for the next one: the worker is not left idle while a case could run."""
+    while True:
+        job = held.popleft() if held else pull()
+        if job is None or job is NOT_READY:
+            return job
+        if not planner.settle(job):
+            held.appendleft(job)
+            return NOT_READY
+        if job.remaining:
+            return job
 
 
 def exit_text(code: Optional[int], outcome: str) -> str:
