@@ -359,3 +359,20 @@ def test_the_stream_draws_again_what_nothing_judged_and_waits_for_the_decisions_
     assert [c.id for c in again[:ready]] == [c.id for c in plain[:ready]]
     cumsums = lambda stream: sum(case.program.ops().count("cumsum") for case in stream[ready:])  # noqa: E731
     assert cumsums(again) > cumsums(plain), (cumsums(again), cumsums(plain))
+
+
+def test_the_stream_leaves_out_what_a_decision_says_steered_every_task_away():
+    """``avoided`` (``Planner.avoided``): once a decided case names an ``Avoid``, the chunks drawn after it draw none
+    of its ops; before that, the stream is the plain one."""
+    from conformance.program.strategies import Avoid
+    from conformance.run.stream import generate_cases
+
+    options = {"ops": ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu"), "frameworks": ("torch",),
+               "chunk_size": 10}
+    plain = list(itertools.islice(generate_cases(3, **options), 60))
+    left = list(itertools.islice(generate_cases(
+        3, avoided=lambda i: (Avoid(ops=frozenset({"cumsum"})),) if i == 0 else (), **options), 60))
+    first_steered = 19  # chunk 2 (Hypothesis repeats the first example of chunk 1) reads the decisions of chunk 0
+    assert [c.id for c in left[:first_steered]] == [c.id for c in plain[:first_steered]]
+    assert any("cumsum" in c.program.ops() for c in plain[first_steered:])
+    assert not any("cumsum" in c.program.ops() for c in left[first_steered:])

@@ -209,3 +209,69 @@ def test_an_idle_worker_is_given_the_next_case_with_a_task_left_past_those_steer
     assert next_to_send(planner, held, lambda: NOT_READY) is NOT_READY
     assert next_to_send(planner, held, lambda: next(jobs, None)).index == 5
     assert next_to_send(planner, held, lambda: next(jobs, None)) is None
+
+
+def test_the_generator_draws_nothing_that_meets_what_it_is_told_to_avoid():
+    """``programs(avoid=...)``: the ops an ``Avoid`` names, or the ops and statement kinds of its constructs (an
+    in-place write into an input, a list of Python values), are not drawn; one that needs a zero-size input leaves
+    out its data-dependent ``if`` only in the programs that have one (what else makes such an ``if``, a ``break`` on a
+    tensor, the campaign's steering still skips)."""
+    from hypothesis import Phase, given, settings
+
+    from conformance.program.strategies import Avoid, programs
+
+    avoid = (Avoid(ops=frozenset({"floor_div"})), Avoid(constructs=frozenset({"input_inplace"})),
+             Avoid(constructs=frozenset({"list_value"})),
+             Avoid(constructs=frozenset({"if_tensor", "if_shape"}), zero_size=True))
+    seen = {}
+
+    def count(with_avoid: bool) -> dict:
+        got = {"floor_div": 0, "input_inplace": 0, "list_value": 0, "if_zero_size": 0, "if": 0}
+
+        @settings(max_examples=300, database=None, deadline=None, derandomize=True, phases=[Phase.generate])
+        @given(programs(frameworks=("paddle",), avoid=avoid if with_avoid else ()))
+        def draw(p):
+            constructs, zero = p.constructs(), any(0 in leaf.shape for leaf in p.input_leaves())
+            got["floor_div"] += "floor_div" in p.ops()
+            got["input_inplace"] += "input_inplace" in constructs
+            got["list_value"] += "list_value" in constructs
+            got["if_zero_size"] += zero and bool(constructs & {"if_tensor", "if_shape"})
+            got["if"] += bool(constructs & {"if_tensor", "if_shape"})
+
+        draw()
+        return got
+
+    seen = count(False), count(True)
+    before, after = seen
+    assert min(before.values()) >= 5, before  # the plain generator draws each of them
+    assert after["floor_div"] == after["input_inplace"] == after["list_value"] == 0, after
+    assert after["if_zero_size"] <= before["if_zero_size"] / 4, seen
+    assert after["if"] >= before["if"] / 2, seen  # programs without a zero-size input keep their ifs
+
+
+def test_the_generator_is_told_to_avoid_a_known_bug_only_once_it_steered_a_case_away_from_every_task():
+    from conformance.program.strategies import Avoid
+
+    def steer(keys, paths, both: bool):
+        planner = Planner(keys, {"torch.eager"}, paths, known_bug_limit=1)
+        hit = case(0, ("floor_div", "add"))
+        job = SimpleNamespace(index=0, case=hit, remaining=planner.candidates(0, hit, 0, set()))
+        assert planner.settle(job)
+        for key in job.remaining:
+            path = key.split("@")[0]
+            planner.observe(0, record(path, BUG.text if both or "onnx" in path else None))
+        job = SimpleNamespace(index=1, case=hit, remaining=planner.candidates(1, hit, 1, set()))
+        assert planner.settle(job)
+        return planner
+
+    one = steer(KEYS[:2], [PATHS[0], SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(BUG,))],
+                True)
+    assert one.avoided(0) == () and one.avoided(1) == (Avoid(ops=frozenset({"floor_div"})),)
+    assert steer(KEYS, PATHS, False).avoided(1) == ()  # script still judges floor_div: it is still drawn
+    assert steer(KEYS, PATHS, True).avoided(1) == (Avoid(ops=frozenset({"floor_div"})),)
+    # a bug that needs features of its op's statements: the op's other statements are still judged
+    narrow = SimpleNamespace(**{**vars(BUG), "steer": ("rank=3",)})
+    planner = Planner(KEYS[:2], {"torch.eager"}, [PATHS[0], SimpleNamespace(
+        id="torch.onnx_torchscript", reference=False, records=(narrow,))])
+    planner.planned[0] = {"index": 0, "tasks": [], "steered": {"torch.onnx_torchscript@infer": narrow.text}}
+    assert planner.avoided(0) == ()

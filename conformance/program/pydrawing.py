@@ -55,6 +55,10 @@ from conformance.program.scope import Variable, join
 
 #: The scenes, the simplest first (where shrinking goes); loops twice (they are what converters get wrong most).
 SCENES = ("number", "branch_type", "loop_type", "list_loop", "dict_loop", "rows", "loop_type", "list_loop")
+#: The constructs of Python values (:data:`~conformance.program.pyvalues.PY_CONSTRUCTS`) each scene exercises, most of
+#: the time: a program that must not exercise one (a campaign's ``Avoid``) draws the other scenes.
+SCENE_CONSTRUCTS = {"branch_type": {"type_differs_if", "none_value"}, "loop_type": {"type_change_while"},
+                    "list_loop": {"list_value", "list_repeat"}, "rows": {"list_value"}, "dict_loop": {"dict_value"}}
 #: How a number is used after it is made.
 NUMBER_USES = ("op", "range", "if", "keep")
 
@@ -70,7 +74,8 @@ class PyValueDrawing:
         pre = [] if self._float_vars(scope) else self._float_source(scope)
         if not self._float_vars(scope):
             return None
-        return pre + getattr(self, "_scene_" + self._choose(SCENES))(scope)
+        scenes = tuple(s for s in SCENES if not SCENE_CONSTRUCTS.get(s, set()) & self.left_out) or ("number",)
+        return pre + getattr(self, "_scene_" + self._choose(scenes))(scope)
 
     def _float_source(self, scope) -> list:
         """In a program of another dtype (ints, bools, float16): ``f = tanh(x.to(float32))``, a float32 tensor in

@@ -16,15 +16,16 @@ from conformance.program.typecheck import TypeChecker
 #: between the branches of a data-dependent ``if``), ``type_change_while`` (a variable whose type changes across
 #: iterations of a tensor-conditioned ``while``), ``list_grown_data_loop`` (a list grown in a loop whose trip count
 #: depends on the data), ``py_number_control`` (a Python number from a tensor deciding an ``if`` or a trip count),
-#: ``py_output`` (a Python value among the outputs), ``list_value``, ``dict_value``, ``none_value``,
+#: ``py_output`` (a Python value among the outputs), ``list_value``, ``dict_value``, ``none_value``, ``list_repeat``
+#: (``[v] * n``),
 #: ``tensor_array`` (a list some framework renders as its own tensor array: :func:`~conformance.program.pyops.arrays`)
 #: and ``tensor_array_len`` (``len()`` of one).
 PY_CONSTRUCTS = ("python_values", "type_differs_if", "type_change_while", "list_grown_data_loop",
-                 "py_number_control", "py_output", "list_value", "dict_value", "none_value", "tensor_array",
-                 "tensor_array_len")
+                 "py_number_control", "py_output", "list_value", "dict_value", "none_value", "list_repeat",
+                 "tensor_array", "tensor_array_len")
 _GROW = ("append", "extend", "iadd")
 #: Python-value ops by the construct name the records of paths' known issues use for them.
-_NAMED = {"item": "item_arith", "int_of": "int_cast", "bool_of": "int_cast"}
+_NAMED = {"item": "item_arith", "int_of": "int_cast", "bool_of": "int_cast", "list_fill": "list_repeat"}
 
 
 def python_constructs(program) -> set:

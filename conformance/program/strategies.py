@@ -98,11 +98,8 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         self.max_statements = max_statements
         self.max_depth = max_depth
         self.constructs = constructs
-        self.ops = [OPS[o] for o in ops]
-        self.by_name = {rec.name: rec for rec in self.ops}
-        # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
-        weights = [rec.weight if steering is None else steering.weight(rec.name, rec.weight) for rec in self.ops]
-        self.cumulative = list(itertools.accumulate(max(1, round(w * 4)) for w in weights))
+        self.left_out: set = set()  # constructs left out (leave_out)
+        self._weigh([OPS[o] for o in ops])
         self.params: list[Param] = []
         self.kwargs: list[Kwarg] = []
         self.counter = 0
@@ -113,6 +110,33 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         self.aliased: set[str] = set()
         self.edges: frozenset = frozenset()  # the edge constructs this program uses (conformance.program.edges)
         self.renderable: tuple = ()  # the ops the program's frameworks can all render (for the edge constructs)
+
+    def _weigh(self, recs: list) -> None:
+        """Draw from the ops ``recs``, each by its weight (raised while it has unseen pairs)."""
+        self.ops = recs
+        self.by_name = {rec.name: rec for rec in recs}
+        # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
+        weights = [rec.weight if self.steering is None else self.steering.weight(rec.name, rec.weight) for rec in recs]
+        self.cumulative = list(itertools.accumulate(max(1, round(w * 4)) for w in weights))
+
+    def leave_out(self, avoid: Iterable["Avoid"]) -> None:
+        """From here on, draw nothing that meets one of ``avoid``: none of the ops it names, or where it names none,
+        neither the ops that exercise its constructs (an in-place write into an input) nor the statement kinds they
+        name (a data-dependent ``if``). What other statements may still exercise (a ``break`` on a tensor in a loop,
+        a Python value's scene) the campaign's steering still skips. An op the program cannot do without stays."""
+        from conformance.program.effects import op_constructs
+
+        ops: set = set()
+        constructs: set = set()
+        for a in avoid:
+            ops |= a.ops or {rec.name for rec in self.ops if op_constructs(rec.name) & a.constructs}
+            constructs |= set() if a.ops else a.constructs
+        kept = [rec for rec in self.ops if rec.name not in ops]
+        if kept and len(kept) < len(self.ops):
+            self._weigh(kept)
+            self.renderable = tuple(o for o in self.renderable if o not in ops)
+        self.constructs = self.constructs - constructs
+        self.left_out |= constructs
 
     def fresh(self, prefix="v") -> str:
         self.counter += 1
@@ -376,10 +400,22 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
 
 
+@dataclasses.dataclass(frozen=True)
+class Avoid:
+    """What a campaign's generator leaves out: the programs that use one of ``ops`` (where it names any) and exercise
+    one of ``constructs`` (where it names any), with a zero-size input where ``zero_size`` (the selector of a known
+    bug that the campaign's steering skips on every task: :meth:`~conformance.run.plan.Planner.avoided`)."""
+
+    ops: frozenset = frozenset()
+    constructs: frozenset = frozenset()
+    zero_size: bool = False
+
+
 @st.composite
 def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: Iterable[str] = DEFAULT_CONSTRUCTS,
              ops: Optional[Iterable[str]] = None, max_inputs: int = 3, max_kwargs: int = 3,
-             frameworks: Iterable[str] = FRAMEWORKS, steering: Optional[Steering] = None) -> Program:
+             frameworks: Iterable[str] = FRAMEWORKS, steering: Optional[Steering] = None,
+             avoid: Iterable[Avoid] = ()) -> Program:
     """Programs that are valid by construction.
 
     :param max_statements: top-level statements (each may hold a nested block).
@@ -392,6 +428,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
         (``OpRecord.missing``) are not drawn (default: every framework, so a program renders anywhere; a
         campaign of one framework passes it alone and gets the ops only it has too).
     :param steering: pairwise coverage to steer by (:class:`~conformance.program.coverage.Steering`; campaigns).
+    :param avoid: what not to draw (:class:`Avoid`; campaigns: the known bugs their steering skips everywhere).
     """
     constructs = frozenset(constructs)
     unknown = constructs - set(known := DEFAULT_CONSTRUCTS + TRAIN_CONSTRUCTS)
@@ -415,6 +452,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     g.dtype = program_dtype(draw, g.edges, g.steering)
     g.renderable = tuple(o for o, rec in OPS.items() if all(fw in rec.emit for fw in frameworks))
     g.frameworks = frameworks
+    avoid = tuple(avoid)
+    g.leave_out(a for a in avoid if not a.zero_size)
     base = g.shape(None)
     inputs = tuple(Input(f"x{i}", g.spec(base)) for i in range(draw(st.integers(1, max_inputs))))
     if "kwargs" in constructs:
@@ -431,6 +470,8 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
     body.extend(g.input_writes(scope, [s.out for s in body]))  # only with the opt-in "mutation" construct
     body.extend(g.focus_statements(scope, len(inputs), INPUT_RANGES))  # steering: ops on inputs fit to their pairs
     inputs += g.focus_inputs
+    if any(0 in leaf.shape for inp in inputs for _, leaf in spec_leaves(inp.spec)):
+        g.leave_out(a for a in avoid if a.zero_size)
     envs = []  # the variables visible before each top-level statement, for early returns
     for _ in range(draw(st.integers(1, max_statements))):
         envs.append((len(body), {n: v.type for n, v in scope.env.items()}))
@@ -445,7 +486,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
                 mapping[leaf] = draw(st.sampled_from(same))
         cond = g.kwarg_cond(scope) if g.kwargs and draw(st.booleans()) else None
         before = Scope({n: scope.env[n] for n in env}, {}, 0)
-        if cond is None and g._float_vars(before):
+        if cond is None and g._float_vars(before) and "if_tensor" not in g.left_out:
             cond = g.tensor_cond(before)
         if len(mapping) == len(set(out_leaves(output))) and cond is not None:
             body.insert(at, If(cond, (Return(replace_leaves(output, mapping)),)))

@@ -275,9 +275,13 @@ class Campaign:
             """Which statements of the case at ``index`` count as seen (the other shards' cases: every one)."""
             return self.planner.counted(index) if index % shards == shard else every_statement
 
+        def avoided(index: int) -> tuple:
+            """What the generator leaves out after the case at ``index`` (the other shards' cases: nothing)."""
+            return self.planner.avoided(index) if index % shards == shard else ()
+
         def numbered():
             index = 0
-            for case in generate_cases(options.seed, counted=counted, **options.generator):
+            for case in generate_cases(options.seed, counted=counted, avoided=avoided, **options.generator):
                 if case is NOT_READY:
                     yield None, case
                     continue

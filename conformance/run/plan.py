@@ -183,6 +183,25 @@ class Planner:
                 if text in self.steering.bugs.get(key.partition("@")[0], {})]
         return lambda op, feats: any(selects(bug, op, feats) for bug in bugs)
 
+    def avoided(self, index: int) -> tuple:
+        """What the generator leaves out once the case at ``index`` is decided (:meth:`counted` is not None): the
+        selector of each known bug that steered it away from every task of the campaign (its eager references aside),
+        as an :class:`~conformance.program.strategies.Avoid`: such a program would only be drawn to be skipped. A
+        known bug whose selector needs features of its op's statements (``steer``) is not left out: the op's other
+        statements are still judged."""
+        from conformance.program.strategies import Avoid
+
+        entry = self.planned.get(index)
+        if entry is None or entry["tasks"]:
+            return ()
+        keys = [k for k in self.keys if not self._eager(k)]
+        out = []
+        for text in dict.fromkeys(entry.get("steered", {}).values()):
+            bug = self.steering.bugs.get(keys[0].partition("@")[0], {}).get(text) if keys else None
+            if bug is not None and not bug.steer and all(entry["steered"].get(k) == text for k in keys):
+                out.append(Avoid(frozenset(bug.ops), frozenset(bug.constructs), "zero_size_input" in bug.facts))
+        return tuple(out)
+
     def _with_reference(self, keys: list) -> list:
         """``keys`` less the eager references left with nothing of theirs to judge (a framework's eager task stays
         where another task of that framework and mode stays, or where the campaign has none)."""

@@ -37,7 +37,7 @@ def no_statement(op: str, features: dict) -> bool:
 
 def generate_cases(seed: int, chunk_size: int = CHUNK,
                    counted: Callable[[int], Optional[Callable]] = lambda position: every_statement,
-                   **options) -> Iterator[Case]:
+                   avoided: Callable[[int], tuple] = lambda position: (), **options) -> Iterator[Case]:
     """An endless, deterministic stream of cases for campaign seed ``seed``: the same cases on every
     run, machine and worker count (with the same Hypothesis version), whatever else is imported.
     ``options`` are :func:`~conformance.run.neighbours.campaign_cases`' (``corpus``: a share of the cases
@@ -52,7 +52,11 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
     them again would be steered away too; of a case no task takes, none), or None while undecided. A pair drawn only
     in programs nothing judged is drawn again. A chunk counts the cases of the chunk before it as drawn, and those
     of earlier chunks as decided, waiting for those decisions (the stream yields :data:`NOT_READY` meanwhile): so
-    the same seed, options and decisions draw the same cases. By default every case drawn counts."""
+    the same seed, options and decisions draw the same cases. By default every case drawn counts.
+
+    ``avoided``: for a decided case, what the generator leaves out from then on
+    (:class:`~conformance.program.strategies.Avoid`; :meth:`~conformance.run.plan.Planner.avoided`: the selectors of
+    the known bugs that steered it away from every task), read with ``counted``, in the same order."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -66,6 +70,7 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
     chunk = position = 0
     decided, reachable = Coverage(), reach(options.get("frameworks") or FRAMEWORKS)
     pending: deque = deque()  # per chunk drawn and not counted in ``decided`` yet: [(position, statements)]
+    avoid: dict = {}  # what the generator leaves out (Avoid: None), in the order the decisions named it
     steer = options.pop("steer", True)
     while True:
         while len(pending) > 1:  # the chunk before the last, once each of its cases is decided
@@ -75,6 +80,7 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
             for at, statements in pending.popleft():
                 keep = counted(at)
                 decided.add_statements(st for st in statements if keep(*st))
+                avoid.update(dict.fromkeys(avoided(at)))
         coverage = decided.copy()
         for _, statements in pending[0] if pending else ():
             coverage.add_statements(statements)
@@ -83,7 +89,8 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
         @hseed(seed * 1_000_003 + chunk)
         @settings(max_examples=chunk_size, database=None, deadline=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(guarded(campaign_cases(steering=coverage.steering(reachable) if steer else None, **options)))
+        @given(guarded(campaign_cases(steering=coverage.steering(reachable) if steer else None, avoid=tuple(avoid),
+                                      **options)))
         def draw(case):
             drawn.append(case)
 

@@ -1368,7 +1368,7 @@ RECORDS = (
         message=(r"\[[\w.]+\] \* [\w.]+\s+~+ <--- HERE[\s\S]*full\(\): argument \(position 2\) must be double, "
                  r"but got list"),
         versions=">=3.3",
-        constructs=('dynamic_dim',),
+        constructs=('list_repeat',),
         paths=AST_PATHS,
         case="paddle-to-static-list-repeat-dynamic-dim.json",
         script="paddle_to_static_list_repeat_dynamic_dim.py",
@@ -1383,7 +1383,7 @@ RECORDS = (
         example=Failure('convert', error_types=('TypeError',),
                         message="In transformed code: v9 = [v0] * v11\n        ~~~~~~~~~~~~~~~~ <--- HERE\n "
                                 "TypeError: (InvalidType) full(): argument (position 2) must be double, but got list",
-                        constructs=('dynamic_dim',)),
+                        constructs=('dynamic_dim', 'list_repeat')),
     ),
     known_bug(
         "pir_ast.tensor_array_backward_no_kernel",
