@@ -66,7 +66,7 @@ FOCUS_DONE = 1 / 256
 #: drawn as a focus op by :data:`FOCUS_PAST` of its weight below it, so the ops still short of it get the draws.
 FOCUS_AIM = 0.95
 #: The share of its focus weight an op keeps once :data:`FOCUS_AIM` of its reachable pairs were seen.
-FOCUS_PAST = 1 / 4
+FOCUS_PAST = 1 / 16
 #: The unseen pairs counted for an op the reference draw never made and the stream has not drawn yet.
 UNKNOWN = 16
 

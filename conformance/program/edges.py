@@ -82,6 +82,12 @@ def steered(draw, steering: Steering, feature: str, bins: tuple):
     return weighted(draw, bins, steering.bias(feature, [str(b) for b in bins]))
 
 
+#: The highest rank of a variable: that of the focus inputs ``edge_shapes`` draws (:func:`focus_bins`). An op that
+#: would raise a tensor of this rank higher (an unsqueeze) is not applied to it (frameworks cap ranks: Paddle's
+#: kernels at 6 or 9, and a rank-7 tensor was only ever made by accident, its pairs unreachable on purpose).
+MAX_RANK = 6
+
+
 def focus_bins(constructs, rec) -> dict[str, tuple]:
     """The bins of each argument feature of pairwise coverage a fresh input of op ``rec`` may take in a program of
     ``constructs`` (float32, ranks 1 to 4 and no edge alone, but with the construct that draws the others: ranks

@@ -28,7 +28,7 @@ from conformance.program.coverage import (
     spread,
     weighted,
 )
-from conformance.program.edges import focus_bins, focus_leaf, possible
+from conformance.program.edges import MAX_RANK, focus_bins, focus_leaf, possible
 from conformance.program.ir import Get, Input, OpStmt, OutDict, OutSeq, OutVar, Param, ProgramError, out_leaves
 from conformance.program.ops import MAX_ABS, OPS, OpRecord, broadcast
 from conformance.program.ops.record import dtype_fits, may_be_empty, name_data_dim
@@ -154,6 +154,7 @@ class OpDrawing:
         env = scope.env
         names = sorted(env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
         refused = {d for fw in self.frameworks for d in rec.refuses.get(fw, ())}
+        top = min((rec.max_rank[fw] for fw in self.frameworks if fw in rec.max_rank), default=None)
         wants = rec.arg_dtypes * rec.arity
 
         def ok(args):
@@ -170,6 +171,8 @@ class OpDrawing:
                 elif rec.arity >= 2 and rec.arg_shapes == "broadcast":
                     broadcast(ts[0].shape, ts[1].shape)
                 if not rec.empty_ok and any(may_be_empty(t) for t in ts):
+                    return False
+                if top is not None and any(t.rank > top for t in ts):
                     return False
                 if not edge and not rec.domain([env[a].iv for a in args], ts):
                     return False
@@ -301,6 +304,9 @@ class OpDrawing:
         if rec.name == "mul_kwarg":
             attrs = {"kwarg": d(st.sampled_from([k.name for k in self.kwargs if k.type == "float"]))}
         out_t = rec.check(types, attrs)
+        if out_t.rank > MAX_RANK:  # too high a rank: another op where this one was picked (what was made first stays)
+            again = self.op(scope) if pool is None else None
+            return before + again if again is not None else before or None
         edge = any(scope.env[a].edge for a in args)
         if edge:  # NaN, infinities or values past the op's domain: no value range holds (see OpRecord.edge_ok)
             iv = EDGE_RANGE

@@ -82,6 +82,9 @@ DEFAULT_CONSTRUCTS = CONSTRUCTS + PYTHON_VALUE_CONSTRUCTS + EDGE_CONSTRUCTS + EF
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
+#: Value ranges of a focus op's fresh input, the first the op takes: those of the inputs, then one inside (-1, 1) for
+#: the ops none of those fit (``atanh``).
+FOCUS_RANGES = INPUT_RANGES + ((-0.5, 0.5),)
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
 #: The kinds of statement drawn, each as often as it is listed: the construct families' weights, in one place
@@ -468,7 +471,7 @@ def programs(draw, *, max_statements: int = 6, max_depth: int = 2, constructs: I
             scope.env[name] = Variable(leaf.type, (leaf.low, leaf.high), bool(leaf.edge))
             scope.local.add(name)
     body.extend(g.input_writes(scope, [s.out for s in body]))  # only with the opt-in "mutation" construct
-    body.extend(g.focus_statements(scope, len(inputs), INPUT_RANGES))  # steering: ops on inputs fit to their pairs
+    body.extend(g.focus_statements(scope, len(inputs), FOCUS_RANGES))  # steering: ops on inputs fit to their pairs
     inputs += g.focus_inputs
     if any(0 in leaf.shape for inp in inputs for _, leaf in spec_leaves(inp.spec)):
         g.leave_out(a for a in avoid if a.zero_size)

@@ -66,20 +66,25 @@ def renders_for(case: Case, frameworks: Iterable[str]) -> bool:
 
 
 def unrenderable(case: Case, framework: str) -> Optional[str]:
-    """Why ``framework`` cannot run the case (an op it has no emitter for, or an argument dtype its kernels refuse),
-    or None: it can."""
+    """Why ``framework`` cannot run the case (an op it has no emitter for, an argument dtype its kernels refuse, or
+    an argument rank past what its kernel takes), or None: it can."""
     missing = without_emitter(case, framework)
     if missing:
         rec = OPS.get(missing[0])
         why = rec.missing.get(framework, "no emitter") if rec is not None else "unknown op"
         return f"no {framework} emitter for {', '.join(missing)}: {why}"
-    if any(OPS[op].refuses.get(framework) for op in case.program.ops()):
+    if any(OPS[op].refuses.get(framework) or framework in OPS[op].max_rank for op in case.program.ops()):
         arg_types = op_arg_types(case.program)
         for s in case.program.walk():
-            if isinstance(s, OpStmt) and (refuses := OPS[s.op].refuses.get(framework)):
-                refused = sorted({t.dtype for t in arg_types[id(s)]} & set(refuses))
-                if refused:
-                    return f"{framework}'s {s.op} refuses {', '.join(refused)}"
+            if not isinstance(s, OpStmt):
+                continue
+            rec, types = OPS[s.op], arg_types[id(s)]
+            refused = sorted({t.dtype for t in types} & set(rec.refuses.get(framework, ())))
+            if refused:
+                return f"{framework}'s {s.op} refuses {', '.join(refused)}"
+            top = rec.max_rank.get(framework)
+            if top is not None and any(t.rank > top for t in types):
+                return f"{framework}'s {s.op} takes a rank of {top} at most"
     return None
 
 

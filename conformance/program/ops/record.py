@@ -52,6 +52,9 @@ Each :class:`OpRecord` holds what the generator, the type checker and the render
 * ``refuses``: per framework, the argument dtypes its kernels refuse (Paddle's CPU kernels lack int8, uint8
   and float16 for many ops): the generator does not draw the op on them for programs rendered for that framework,
   and ``conformance ops`` shows it;
+* ``max_rank``: per framework, the highest rank of an argument its kernel takes, where that is lower than what the
+  generator draws (Paddle's ``logsumexp`` takes 4): the generator does not draw the op on more for programs rendered
+  for that framework;
 * ``construct``: the opt-in construct a program must allow for the generator to draw the op: an edge construct
   (``conformance.program.edges.EDGE_CONSTRUCTS``: mixed-dtype arithmetic, integer reductions take ``"dtypes"``) or
   an effect's (``conformance.program.effects.EFFECT_CONSTRUCTS``); empty: any program;
@@ -216,6 +219,7 @@ class OpRecord:
     fp32_in_fp64: Mapping[str, str] = field(default_factory=dict)
     edge_ok: bool = False
     refuses: Mapping[str, tuple] = field(default_factory=dict)
+    max_rank: Mapping[str, int] = field(default_factory=dict)
     statement: bool = False
     init: Mapping[str, str] = field(default_factory=dict)
     construct: str = ""
