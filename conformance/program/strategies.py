@@ -126,7 +126,8 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         """From here on, draw nothing that meets one of ``avoid``: none of the ops it names, or where it names none,
         neither the ops that exercise its constructs (an in-place write into an input) nor the statement kinds they
         name (a data-dependent ``if``). What other statements may still exercise (a ``break`` on a tensor in a loop,
-        a Python value's scene) the campaign's steering still skips. An op the program cannot do without stays."""
+        a Python value's scene) the campaign's steering still skips. Where that would leave no op at all, the ops
+        stay."""
         from conformance.program.effects import op_constructs
 
         ops: set = set()
