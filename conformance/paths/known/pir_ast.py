@@ -405,6 +405,7 @@ RECORDS = (
                  r"\[0[,\]]"),
         versions=">=3.3",
         ops=('signbit',),
+        steer=('dynamic=True',),
         paths=AST_PATHS,
         case="paddle-to-static-signbit-dynamic-dim.json",
         details=("known bug: paddle.signbit in an AST to_static program with a dynamic dim fails when the program "
@@ -594,6 +595,7 @@ RECORDS = (
                  r"outputs"),
         versions=">=3.3",
         ops=('flatten', 'flatten_range', 'diagonal', 'unsqueeze'),
+        steer=('dtype=float16', 'diagonal:dtype=int8', 'diagonal:dtype=uint8'),
         paths=AST_PATHS + ('paddle.to_static_sot',),
         case="paddle-to-static-flatten-float16.json",
         script="paddle_static_kernel_output_args.py",
@@ -1126,6 +1128,7 @@ RECORDS = (
         message=r"The expanded size \(-1\) for non-existing dimensions must be positive for expand_v2 op",
         versions=">=3.3",
         ops=('atan2',),
+        steer=('dynamic=True',),
         paths=AST_PATHS,
         case="paddle-to-static-atan2-dynamic-broadcast.json",
         script="paddle_to_static_atan2_dynamic_broadcast.py",

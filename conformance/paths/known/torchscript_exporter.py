@@ -39,6 +39,7 @@ RECORDS = (
         message=r"Type 'tensor\(u?int(8|16)\)' of input parameter \([^)]*\) of operator \(Pow\)",
         versions=">=2.13",
         ops=('int_pow',),
+        steer=('dtype=int8', 'dtype=uint8'),
         case="tf-onnx-int8-pow.json",
         found="2026-11-28 (torch 2.13.0)",
         details=("known bug: both ONNX exporters write x ** 2 of an int8 tensor as an ONNX Pow on int8, a type Pow "
@@ -345,6 +346,7 @@ RECORDS = (
         message=r"Type 'tensor\(float16\)' of input parameter \([^)]*\) of operator \(Celu\)",
         versions=">=2.13",
         ops=('celu',),
+        steer=('dtype=float16',),
         paths=EXPORTER_PATHS,
         case="torch-onnx-torchscript-celu-float16.json",
         found="2026-11-28 (torch 2.13.0)",
