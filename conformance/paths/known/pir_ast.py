@@ -269,6 +269,8 @@ RECORDS = (
         message=(r"Size does not match at dimension \d+ expected index paddle\.Size\(\[[^\]]*\]\) to be smaller than "
                  r"self paddle\.Size\(\[[^\]]*-1"),
         versions=">=3.0",
+        ops=('scatter', 'scatter_add', 'scatter_reduce'),
+        steer=('dynamic=True',),
         paths=AST_PATHS,
         found="2026-11-23 (paddle 3.3.1)",
         details=("known bug: paddle.put_along_axis in a program with a dynamic dim (input_spec None; SOT's dynamic "
@@ -280,7 +282,8 @@ RECORDS = (
         example=Failure('convert',
                         error_types=('RuntimeError',),
                         message=("Size does not match at dimension 1 expected index paddle.Size([]) to be smaller"
-                                 " than self paddle.Size([-1")),
+                                 " than self paddle.Size([-1"),
+                        ops=('scatter',)),
     ),
     known_bug(
         "pir_ast.tensor_array_reversed",
