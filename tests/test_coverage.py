@@ -364,7 +364,7 @@ def test_the_stream_draws_again_what_nothing_judged_and_waits_for_the_decisions_
 def test_the_stream_leaves_out_what_a_decision_says_steered_every_task_away():
     """``avoided`` (``Planner.avoided``): once a decided case names an ``Avoid``, the chunks drawn after it draw none
     of its ops; before that, the stream is the plain one."""
-    from conformance.program.strategies import Avoid
+    from conformance.program.op_drawing import Avoid
     from conformance.run.stream import generate_cases
 
     options = {"ops": ("max_pool2d", "avg_pool2d", "conv2d_grouped", "cumsum", "relu"), "frameworks": ("torch",),

@@ -218,7 +218,8 @@ def test_the_generator_draws_nothing_that_meets_what_it_is_told_to_avoid():
     tensor, the campaign's steering still skips)."""
     from hypothesis import Phase, given, settings
 
-    from conformance.program.strategies import Avoid, programs
+    from conformance.program.op_drawing import Avoid
+    from conformance.program.strategies import programs
 
     avoid = (Avoid(ops=frozenset({"floor_div"})), Avoid(constructs=frozenset({"input_inplace"})),
              Avoid(constructs=frozenset({"list_value"})),
@@ -250,7 +251,7 @@ def test_the_generator_draws_nothing_that_meets_what_it_is_told_to_avoid():
 
 
 def test_the_generator_is_told_to_avoid_a_known_bug_only_once_it_steered_a_case_away_from_every_task():
-    from conformance.program.strategies import Avoid
+    from conformance.program.op_drawing import Avoid
 
     def steer(keys, paths, both: bool):
         planner = Planner(keys, {"torch.eager"}, paths, known_bug_limit=1)

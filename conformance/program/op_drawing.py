@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 import itertools
 import math
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import hypothesis.strategies as st
 from hypothesis import assume
@@ -46,6 +46,17 @@ ENABLERS = {"bool": ("gt", "lt", "ge", "le", "ne", "to_bool"), "int64": ("to_int
 FOCUS_COPY = "neg"
 
 
+@dataclasses.dataclass(frozen=True)
+class Avoid:
+    """What a campaign's generator leaves out: the programs that use one of ``ops`` (where it names any) and exercise
+    one of ``constructs`` (where it names any), with a zero-size input where ``zero_size`` (the selector of a known
+    bug that the campaign's steering skips on every task: :meth:`~conformance.run.plan.Planner.avoided`)."""
+
+    ops: frozenset = frozenset()
+    constructs: frozenset = frozenset()
+    zero_size: bool = False
+
+
 class OpDrawing:
     """Op statements, for the generator that mixes this in (see the module docstring)."""
 
@@ -54,6 +65,34 @@ class OpDrawing:
     drawn_pairs: dict  # per op, the attribute pairs this program drew (with steering)
     focus_inputs: tuple = ()  # the inputs focus op statements made (with steering)
     focus_outs: tuple = ()  # the variables focus op statements assigned, in order
+
+    def _weigh(self, recs: list) -> None:
+        """Draw from the ops ``recs``, each by its weight (raised while it has unseen pairs)."""
+        self.ops = recs
+        self.by_name = {rec.name: rec for rec in recs}
+        # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
+        weights = [rec.weight if self.steering is None else self.steering.weight(rec.name, rec.weight) for rec in recs]
+        self.cumulative = list(itertools.accumulate(max(1, round(w * 4)) for w in weights))
+
+    def leave_out(self, avoid: Iterable[Avoid]) -> None:
+        """From here on, draw nothing that meets one of ``avoid``: none of the ops it names, or where it names none,
+        neither the ops that exercise its constructs (an in-place write into an input) nor the statement kinds they
+        name (a data-dependent ``if``). What other statements may still exercise (a ``break`` on a tensor in a loop,
+        a Python value's scene) the campaign's steering still skips. Where that would leave no op at all, the ops
+        stay."""
+        from conformance.program.effects import op_constructs
+
+        ops: set = set()
+        constructs: set = set()
+        for a in avoid:
+            ops |= a.ops or {rec.name for rec in self.ops if op_constructs(rec.name) & a.constructs}
+            constructs |= set() if a.ops else a.constructs
+        kept = [rec for rec in self.ops if rec.name not in ops]
+        if kept and len(kept) < len(self.ops):
+            self._weigh(kept)
+            self.renderable = tuple(o for o in self.renderable if o not in ops)
+        self.constructs = self.constructs - constructs
+        self.left_out |= constructs
 
     def train_layers(self, scope) -> Optional[list]:
         """One op that depends on train()/eval() or autograd, where one fits (else a plain op)."""

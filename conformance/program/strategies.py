@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import math
 from typing import Iterable, Optional
 
@@ -57,7 +56,7 @@ from conformance.program.ir import (
     out_leaves,
     spec_leaves,
 )
-from conformance.program.op_drawing import OpDrawing
+from conformance.program.op_drawing import Avoid, OpDrawing
 from conformance.program.ops import FLOAT_KWARG_RANGE, MAX_ABS, MAX_BATCH, OPS, Interval
 from conformance.program.ops.record import FRAMEWORKS, may_be_empty
 from conformance.program.outputs import replace_leaves, use_every_input
@@ -82,8 +81,7 @@ DEFAULT_CONSTRUCTS = CONSTRUCTS + PYTHON_VALUE_CONSTRUCTS + EDGE_CONSTRUCTS + EF
 
 #: Value ranges of generated tensor inputs.
 INPUT_RANGES = ((-1.0, 1.0), (0.1, 2.0), (-3.0, 3.0))
-#: Value ranges of a focus op's fresh input, the first the op takes: those of the inputs, then one inside (-1, 1) for
-#: the ops none of those fit (``atanh``).
+#: A focus op's fresh input takes the first of these its domain takes (the last, inside (-1, 1): for ``atanh``).
 FOCUS_RANGES = INPUT_RANGES + ((-0.5, 0.5),)
 #: Ops that bound their output, used for the loop-carried update of ``while``/``for`` bodies.
 BOUNDED = ("tanh", "sigmoid", "clamp")
@@ -113,34 +111,6 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         self.aliased: set[str] = set()
         self.edges: frozenset = frozenset()  # the edge constructs this program uses (conformance.program.edges)
         self.renderable: tuple = ()  # the ops the program's frameworks can all render (for the edge constructs)
-
-    def _weigh(self, recs: list) -> None:
-        """Draw from the ops ``recs``, each by its weight (raised while it has unseen pairs)."""
-        self.ops = recs
-        self.by_name = {rec.name: rec for rec in recs}
-        # the ops' weights as cumulative integer shares (a draw of an integer below the total picks one)
-        weights = [rec.weight if self.steering is None else self.steering.weight(rec.name, rec.weight) for rec in recs]
-        self.cumulative = list(itertools.accumulate(max(1, round(w * 4)) for w in weights))
-
-    def leave_out(self, avoid: Iterable["Avoid"]) -> None:
-        """From here on, draw nothing that meets one of ``avoid``: none of the ops it names, or where it names none,
-        neither the ops that exercise its constructs (an in-place write into an input) nor the statement kinds they
-        name (a data-dependent ``if``). What other statements may still exercise (a ``break`` on a tensor in a loop,
-        a Python value's scene) the campaign's steering still skips. Where that would leave no op at all, the ops
-        stay."""
-        from conformance.program.effects import op_constructs
-
-        ops: set = set()
-        constructs: set = set()
-        for a in avoid:
-            ops |= a.ops or {rec.name for rec in self.ops if op_constructs(rec.name) & a.constructs}
-            constructs |= set() if a.ops else a.constructs
-        kept = [rec for rec in self.ops if rec.name not in ops]
-        if kept and len(kept) < len(self.ops):
-            self._weigh(kept)
-            self.renderable = tuple(o for o in self.renderable if o not in ops)
-        self.constructs = self.constructs - constructs
-        self.left_out |= constructs
 
     def fresh(self, prefix="v") -> str:
         self.counter += 1
@@ -402,17 +372,6 @@ class _Gen(OpDrawing, EdgeStatements, EffectDrawing, PyValueDrawing):
         if shape == "dict":
             return OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves)))
         return OutSeq("tuple", (leaves[0], OutDict(tuple((f"out{i}", v) for i, v in enumerate(leaves[1:])))))
-
-
-@dataclasses.dataclass(frozen=True)
-class Avoid:
-    """What a campaign's generator leaves out: the programs that use one of ``ops`` (where it names any) and exercise
-    one of ``constructs`` (where it names any), with a zero-size input where ``zero_size`` (the selector of a known
-    bug that the campaign's steering skips on every task: :meth:`~conformance.run.plan.Planner.avoided`)."""
-
-    ops: frozenset = frozenset()
-    constructs: frozenset = frozenset()
-    zero_size: bool = False
 
 
 @st.composite

@@ -186,10 +186,10 @@ class Planner:
     def avoided(self, index: int) -> tuple:
         """What the generator leaves out once the case at ``index`` is decided (:meth:`counted` is not None): the
         selector of each known bug that steered it away from every task of the campaign (its eager references aside),
-        as an :class:`~conformance.program.strategies.Avoid`: such a program would only be drawn to be skipped. A
+        as an :class:`~conformance.program.op_drawing.Avoid`: such a program would only be drawn to be skipped. A
         known bug whose selector needs features of its op's statements (``steer``) is not left out: the op's other
         statements are still judged."""
-        from conformance.program.strategies import Avoid
+        from conformance.program.op_drawing import Avoid
 
         entry = self.planned.get(index)
         if entry is None or entry["tasks"]:

@@ -55,7 +55,7 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
     the same seed, options and decisions draw the same cases. By default every case drawn counts.
 
     ``avoided``: for a decided case, what the generator leaves out from then on
-    (:class:`~conformance.program.strategies.Avoid`; :meth:`~conformance.run.plan.Planner.avoided`: the selectors of
+    (:class:`~conformance.program.op_drawing.Avoid`; :meth:`~conformance.run.plan.Planner.avoided`: the selectors of
     the known bugs that steered it away from every task), read with ``counted``, in the same order."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
