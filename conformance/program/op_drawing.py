@@ -193,7 +193,7 @@ class OpDrawing:
         env = scope.env
         names = sorted(env, key=lambda n: (int(n[1:]) if n[1:].isdigit() else 0, n), reverse=True)
         refused = {d for fw in self.frameworks for d in rec.refuses.get(fw, ())}
-        top = min((rec.max_rank[fw] for fw in self.frameworks if fw in rec.max_rank), default=None)
+        top = rec.rank_limit(self.frameworks)
         wants = rec.arg_dtypes * rec.arity
 
         def ok(args):

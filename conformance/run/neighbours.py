@@ -82,7 +82,7 @@ def unrenderable(case: Case, framework: str) -> Optional[str]:
             refused = sorted({t.dtype for t in types} & set(rec.refuses.get(framework, ())))
             if refused:
                 return f"{framework}'s {s.op} refuses {', '.join(refused)}"
-            top = rec.max_rank.get(framework)
+            top = rec.rank_limit((framework,))
             if top is not None and any(t.rank > top for t in types):
                 return f"{framework}'s {s.op} takes a rank of {top} at most"
     return None

@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from conformance.program.dtypes import FLOATS, INTS
 from conformance.program.ir import DYNAMIC, ProgramError, TensorType
@@ -247,6 +247,10 @@ class OpRecord:
                  f"{self.name} argument {i} may be empty (a dim of size 0 or one the data decides), which "
                  f"{self.name} refuses: {t}")
         return self.infer(types, attrs)
+
+    def rank_limit(self, frameworks: Iterable[str]) -> Optional[int]:
+        """The highest argument rank the kernels of every one of ``frameworks`` take (``max_rank``; None: any)."""
+        return min((self.max_rank[fw] for fw in frameworks if fw in self.max_rank), default=None)
 
     def template_fields(self, types: Sequence[TensorType], attrs: Mapping) -> dict:
         """The fields ``fields`` computes for the emitters (none without it)."""
