@@ -25,8 +25,8 @@ def case(index: int, ops: tuple, shape=(2, 3)):
     return SimpleNamespace(id=f"c{index}", program=program)
 
 
-def record(path: str, known: str = None):
-    return SimpleNamespace(path_id=path, mode="infer", framework="torch", outcome="pass",
+def record(path: str, known: str = None, outcome: str = "pass"):
+    return SimpleNamespace(path_id=path, mode="infer", framework="torch", outcome=outcome,
                            detail=SimpleNamespace(known_issue=known),
                            timings=SimpleNamespace(convert_s=0.01, run_s=0.0, compare_s=0.0, prepare_s=None))
 
@@ -151,10 +151,11 @@ def test_the_same_records_in_case_order_give_the_same_decisions_whatever_the_tim
 
 
 def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statements_its_bug_selects():
-    """What the generator's pairwise steering counts of each case (``Planner.counted``): every statement of a case
-    some task judges; of a case steered away from every task, only the statements the bug selects (drawing those
-    again would be steered away too; the others' pairs are drawn again); of a case no task takes, none."""
-    from conformance.run.stream import every_statement
+    """What the generator's pairwise steering counts of each case (``Planner.counted``), once each of its tasks has
+    a record: every statement of a case some task judged; of a case every task discarded, none (its pairs are drawn
+    again); of a case steered away from every task, only the statements the bug selects (drawing those again would
+    be steered away too; the others' pairs are drawn again); of a case no task takes, none."""
+    from conformance.run.stream import every_statement, no_statement
 
     paths = [SimpleNamespace(id="torch.eager", reference=True, records=()),
              SimpleNamespace(id="torch.onnx_torchscript", reference=False, records=(BUG,))]
@@ -163,14 +164,23 @@ def test_the_pairs_of_a_case_nothing_judged_count_as_seen_only_for_the_statement
     hit = case(0, ("floor_div", "add"))
     assert planner.counted(0) is None  # not drawn yet
     job = SimpleNamespace(index=0, case=hit, remaining=planner.candidates(0, hit, 0, set()))
-    assert planner.counted(0) is None and planner.settle(job) and planner.counted(0) is every_statement
+    assert planner.counted(0) is None and planner.settle(job) and planner.counted(0) is None  # no record yet
     planner.observe(0, record("torch.onnx_torchscript", BUG.text))
+    assert planner.counted(0) is None  # eager's record is still to come
     planner.observe(0, record("torch.eager"))
+    assert planner.counted(0) is every_statement
     job = SimpleNamespace(index=1, case=hit, remaining=planner.candidates(1, hit, 1, set()))
     assert planner.settle(job) and job.remaining == []  # steered away from its one path, eager with it
     counted = planner.counted(1)
     assert counted("floor_div", {"rank": "2"}) and not counted("add", {"rank": "2"})
     assert planner.judged()["torch.onnx_torchscript@infer"] == 1  # a program steered away is not one judged
+    # a case every task discarded (eager refused it, or the branch-flip guard): nothing of it counts as seen
+    other = case(2, ("add",))
+    job = SimpleNamespace(index=2, case=other, remaining=planner.candidates(2, other, 2, set()))
+    assert planner.settle(job) and len(job.remaining) == 2
+    for key in job.remaining:
+        planner.observe(2, record(key.partition("@")[0], outcome="discarded"))
+    assert planner.counted(2) is no_statement
     # a bug named by constructs selects the op statements that exercise them (a view write), not a data-dependent if
     views = SimpleNamespace(ops=(), constructs=("view_write", "if_tensor"), steer=())
     assert selects(views, "view_write", {}) and not selects(views, "add", {})

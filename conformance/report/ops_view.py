@@ -13,10 +13,7 @@ from typing import Iterable, Optional
 
 from conformance.program.coverage import OpCoverage, judged_coverage, pairs, statement_features, summary_lines
 from conformance.report.figures import Tally
-from conformance.run.records import ResultRecord
-
-#: Outcomes that judged nothing of the program: the harness failed, or the case was unstable and discarded.
-NOT_JUDGED = ("harness_error", "discarded")
+from conformance.run.records import NOT_JUDGED, ResultRecord
 
 
 @dataclass

@@ -25,6 +25,7 @@ from typing import Callable, Optional
 
 from conformance.run.costs import CORE, COSTS
 from conformance.run.neighbours import unrenderable
+from conformance.run.records import NOT_JUDGED
 from conformance.run.schedule import (
     CORE_PROGRAMS,
     EFFICIENCY,
@@ -88,6 +89,8 @@ class Planner:
         self.prepared: set = set()  # (framework, index) whose eager reference is counted
         self.unsettled: set = set()  # indices given tasks by :meth:`candidates`, not settled yet
         self.untaken: dict = {}  # index -> :meth:`counted` of a case :meth:`candidates` gave no task
+        self.arrived: Counter = Counter()  # index -> records of the case observed
+        self.judged_cases: set = set()  # indices with a record that judged the program (not NOT_JUDGED)
         self.drawn = 0  # cases planned by this run
         self.short = True  # a task is short of its floor, or a core task of its CORE_PROGRAMS (replan at each case)
         self.file = None
@@ -171,14 +174,18 @@ class Planner:
     def counted(self, index: int) -> Optional[Callable[[str, dict], bool]]:
         """Which op statements of the case at ``index`` count as seen for the generator's pairwise steering
         (:func:`~conformance.run.stream.generate_cases`), a predicate on ``(op, features)``: every one of a case
-        some task judges; of one steered away from every task, those a known bug that steered it selects
+        some task judged (a record of each task arrived, one not :data:`~conformance.run.records.NOT_JUDGED`); none
+        of one every task of which discarded (eager refused it, the branch-flip guard found it unstable), so its
+        pairs are drawn again; of one steered away from every task, those a known bug that steered it selects
         (:func:`~conformance.run.steering.selects`): another program with them would be steered away too; of one no
-        task takes, none. None while the case is undecided."""
+        task takes, none. None while the case is undecided or a record of it is still to come."""
         entry = self.planned.get(index)
         if entry is None:
             return self.untaken.get(index)
         if entry["tasks"]:
-            return every_statement
+            if self.arrived[index] < len(entry["tasks"]):
+                return None
+            return every_statement if index in self.judged_cases else no_statement
         bugs = [self.steering.bugs[key.partition("@")[0]][text] for key, text in entry.get("steered", {}).items()
                 if text in self.steering.bugs.get(key.partition("@")[0], {})]
         return lambda op, feats: any(selects(bug, op, feats) for bug in bugs)
@@ -237,6 +244,9 @@ class Planner:
         if index is None or index < 0:
             return
         self.steering.observe(index, record)
+        self.arrived[index] += 1
+        if record.outcome not in NOT_JUDGED:
+            self.judged_cases.add(index)
         key = task_key(record.path_id, record.mode)
         self.seconds[key].append(judged_seconds(record))
         self.records[key] += 1

@@ -15,6 +15,10 @@ from conformance.run.draws import DrawError
 
 #: Cases drawn per chunk of the stream.
 CHUNK = 25
+#: How many chunks the stream draws ahead of the last one it knows what was judged of (``counted``: each case
+#: decided and its records in): their statements count as drawn. Two (50 cases) keep a cluster's workers busy while
+#: the cases of the oldest chunk still run.
+AHEAD = 2
 
 
 class _NotReady:
@@ -46,12 +50,13 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
     the plain stream). ``chunk_size``: cases drawn per chunk (another size draws another stream; a small one gives
     the first cases sooner, for a look at a few programs).
 
-    ``counted``: a campaign's decisions (:meth:`~conformance.run.plan.Planner.counted`): for the case at a position
-    of the stream, which of its op statements count as seen, a predicate on ``(op, features)`` (every statement of
-    a case a task judges; of a case steered away from every task by known bugs, those the bugs select, since drawing
-    them again would be steered away too; of a case no task takes, none), or None while undecided. A pair drawn only
-    in programs nothing judged is drawn again. A chunk counts the cases of the chunk before it as drawn, and those
-    of earlier chunks as decided, waiting for those decisions (the stream yields :data:`NOT_READY` meanwhile): so
+    ``counted``: a campaign's decisions and what they judged (:meth:`~conformance.run.plan.Planner.counted`): for
+    the case at a position of the stream, which of its op statements count as seen, a predicate on
+    ``(op, features)`` (every statement of a case a task judged; of a case every task discarded, none; of a case
+    steered away from every task by known bugs, those the bugs select, since drawing them again would be steered
+    away too; of a case no task takes, none), or None while undecided or running. A pair drawn only in programs
+    nothing judged is drawn again. A chunk counts the cases of the :data:`AHEAD` chunks before it as drawn, and
+    those of earlier chunks as ``counted`` says, waiting for it (the stream yields :data:`NOT_READY` meanwhile): so
     the same seed, options and decisions draw the same cases. By default every case drawn counts.
 
     ``avoided``: for a decided case, what the generator leaves out from then on
@@ -73,7 +78,7 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
     avoid: dict = {}  # what the generator leaves out (Avoid: None), in the order the decisions named it
     steer = options.pop("steer", True)
     while True:
-        while len(pending) > 1:  # the chunk before the last, once each of its cases is decided
+        while len(pending) > AHEAD:  # the oldest chunk drawn, once each of its cases is counted
             if any(counted(at) is None for at, _ in pending[0]):
                 yield NOT_READY
                 continue
@@ -82,8 +87,9 @@ def generate_cases(seed: int, chunk_size: int = CHUNK,
                 decided.add_statements(st for st in statements if keep(*st))
                 avoid.update(dict.fromkeys(avoided(at)))
         coverage = decided.copy()
-        for _, statements in pending[0] if pending else ():
-            coverage.add_statements(statements)
+        for drawn_before in pending:
+            for _, statements in drawn_before:
+                coverage.add_statements(statements)
         drawn: list[Case] = []
 
         @hseed(seed * 1_000_003 + chunk)

@@ -12,6 +12,7 @@ import math
 from conformance.program.ir import TensorType
 from conformance.program.ops.record import (
     FLOAT_KWARG_RANGE,
+    Enabler,
     broadcast,
     calls,
     everywhere,
@@ -264,7 +265,8 @@ def _pow_bound(ivs, a, ts):
 
 binary("pow", calls("torch.pow", "paddle.pow", "tf.pow", args="{0}, {1}"), _pow_bound,
        "x ** y elementwise (0.1 <= x <= 10, |y| <= 2)",
-       domain=lambda ivs, ts: 0.1 <= ivs[0][0] and ivs[0][1] <= 10 and -2 <= ivs[1][0] and ivs[1][1] <= 2)
+       domain=lambda ivs, ts: 0.1 <= ivs[0][0] and ivs[0][1] <= 10 and -2 <= ivs[1][0] and ivs[1][1] <= 2,
+       enabler=Enabler("tanh", lambda ts: {}))  # an exponent in (-1, 1) of the base's dtype and shape
 binary("atan2", calls("torch.atan2", "paddle.atan2", "tf.math.atan2", args="{0}, {1}"),
        lambda ivs, a, ts: (-math.pi, math.pi),
        "atan2(y, x), the angle of (x, y); y stays away from 0, where the angle jumps by 2 pi for x < 0",
