@@ -1,6 +1,7 @@
 """A program eager itself refuses (an integer division by zero raises) is ``discarded`` ("eager refuses ..."),
 never a finding; the same program with a non-zero divisor passes; a path that raises where eager does not is
-still a ``runtime_error`` finding."""
+still a ``runtime_error`` finding; the branch-flip guard's probes (this project's code in the rendered model) that
+raise where the model without them runs are a ``harness_error``, not eager's refusal."""
 
 from __future__ import annotations
 
@@ -80,3 +81,27 @@ def test_a_path_that_raises_where_eager_does_not_is_still_a_finding():
     record = check(_case([3, -3, 2, -2]), _path("eager_refusal_planted", _raises_on_int_division))
     assert record.outcome == "runtime_error" and record.outcome in FINDINGS, record.detail.message
     assert "planted: integer // refused" in json.dumps(record.to_json())
+
+
+@needs_torch
+def test_a_probe_that_raises_where_the_model_without_probes_runs_is_a_harness_error(monkeypatch):
+    from conformance.run import runner
+
+    real = runner.load_model_module
+
+    def refuse(t):
+        raise RuntimeError("planted: the probe's kernel is missing")
+
+    def planted(program, framework, *, probed=False, **options):
+        module = real(program, framework, probed=probed, **options)
+        if probed:  # the probe of x0 // x1 (the quotient the guard watches) raises as a framework would
+            monkeypatch.setattr(module, "_to_np", refuse)
+        return module
+
+    monkeypatch.setattr(runner, "load_model_module", planted)
+    record = runner.check(_case([3, -3, 2, -2]), _path("eager_refusal_clean", _eager_again))
+    assert record.outcome == "harness_error", record.detail.message
+    assert runner.PROBES_AT_FAULT in record.detail.message and "planted: the probe's kernel" in record.detail.message
+    # a program that raises without the probes too is eager's refusal, whatever the probes do
+    record = runner.check(_case([3, 0, 2, -2]), _path("eager_refusal_clean", _eager_again))
+    assert record.outcome == "discarded" and record.detail.message.startswith("eager refuses the program: ")

@@ -434,6 +434,30 @@ def split_task_key(key: str) -> tuple[str, str]:
     return pid, mode or "infer"
 
 
+#: Where a :func:`harness_error` record says the fault is when :func:`probes_at_fault`.
+PROBES_AT_FAULT = "the probes the branch-flip guard renders into the model (the model without them runs)"
+
+
+def probes_at_fault(case: Case, framework: str) -> bool:
+    """Whether the model rendered without the branch-flip guard's probes runs every input set in fp32 and fp64, where
+    the probed one raised: then this project's probe code refused the program, not eager (a probe that computed a
+    float16 gap with a kernel the framework lacks discarded every such case as "eager refuses the program")."""
+    try:
+        fw = load_framework(framework)
+        program = case.program
+        for dtype, fp64 in (("float32", False), ("float64", True)):
+            module = load_model_module(program, framework, float_dtype=dtype)
+            model = set_training(fw, fw.prepare(module.Model(), "cpu", fp64), program.training)
+            for i, inputs in enumerate(case.inputs):
+                args, kwargs = materialize(program, inputs)
+                if stateful(program):
+                    before_call(module, model, i)
+                fw.call(model, map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), args), kwargs)
+    except Exception:  # noqa: BLE001 - it raises without the probes too: eager refuses the program
+        return False
+    return True
+
+
 def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu",
              on_path_start=None) -> Iterator[ResultRecord]:
     """Yield one record per task, a ``(path, mode)`` pair (see :class:`Mode`). Each framework's eager
@@ -449,7 +473,7 @@ def run_case(case: Case, tasks: list[tuple[PathRecord, str]], device: str = "cpu
         try:
             prep = prepare(case, fw_name)
         except Exception as e:  # noqa: BLE001 - a broken eager run is the harness's problem: say so
-            where = harness_fault(e)
+            where = harness_fault(e) or (PROBES_AT_FAULT if probes_at_fault(case, fw_name) else None)
             for p, mode in fw_tasks:
                 record = ResultRecord.for_case(case, p.framework, p.name, device, {}, mode)
                 if where:
