@@ -231,9 +231,15 @@ def test_an_op_a_known_bug_stopped_on_a_path_is_listed_apart(tmp_path, capsys, m
     # a stopped op that has its 95% anyway counts among the ops drawn
     line = summary_lines({("max_pool2d", "torch.script"): OpCoverage(40, 39)}, stopped)[0]
     assert "1 of 1 ops drawn have >= 95% of theirs" in line and "stopped" not in line
+    apart = "stopped judging when a known bug of theirs fired: max_pool2d"
     assert main(["ops", "--results", str(tmp_path)]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "torch.script: " in out and "stopped judging when a known bug of theirs fired: max_pool2d" in out
+    assert "torch.script: " in out and apart in out
+    # the campaign summary and the dashboard's ops table say the same
+    assert main(["summary", str(results)]) == 0
+    assert apart in " ".join(capsys.readouterr().out.split())
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "dashboard")]) == 0
+    assert apart in (tmp_path / "dashboard" / "index.html").read_text()
 
 
 # ------------------------------------------------------------------ planted faults wrong only where two attributes meet

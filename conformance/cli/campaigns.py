@@ -13,7 +13,7 @@ from conformance.cli.releases import add_with_options
 from conformance.paths.records import MODES
 from conformance.report.summaries import plan_lines, plan_markdown
 from conformance.report.verdicts import markdown_summary, print_summary
-from conformance.run.records import FINDINGS, ResultRecord
+from conformance.run.records import FINDINGS, ResultRecord, results_file
 
 __all__ = ["add_parsers", "cmd_fuzz", "cmd_summary", "findings_of", "markdown_summary", "print_summary"]
 
@@ -163,7 +163,11 @@ def _cuda_available() -> bool:
 
 
 def cmd_summary(args) -> int:
-    print_summary(console(), [r for f in args.results for r in read_or_exit(f)])
+    records = [r for f in args.results for r in read_or_exit(f)]
+    if len(args.results) == 1:  # its replay commands, and the ops known bugs stopped (its plan.jsonl)
+        print_summary(console(), records, results_file(args.results[0]))
+    else:
+        print_summary(console(), records)
     return 0
 
 

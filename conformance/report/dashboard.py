@@ -22,7 +22,7 @@ from conformance.report.figures import (
     replay_command,
     row_label,
 )
-from conformance.report.ops_view import op_table
+from conformance.report.ops_view import op_table, stopped_ops_of
 
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
@@ -141,6 +141,7 @@ def render_html(dashboard: Dashboard, out: Path, title: str, docs_url: Optional[
         matrix=dashboard.matrix, latency=lat, run_chart=run_chart, convert_chart=convert_chart,
         trends=[(t, line_chart(t)) for t in dashboard.trends], frameworks_latest=frameworks_latest,
         totals=Tally.of(dashboard.latest), device_suffix=lambda r: device_suffix(r, rows),
-        ops=op_table(dashboard.latest), max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
+        ops=op_table(dashboard.latest, stopped_ops_of(run.source for run in results.runs)),
+        max_buckets=MAX_BUCKETS_PER_ROW, max_cases=MAX_CASES_PER_BUCKET,
         bisections=bisections, bisections_file=STORE, bisection_of=lambda b: bisection_for(b, bisections),
         generated=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))

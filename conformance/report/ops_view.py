@@ -49,8 +49,9 @@ class OpTable:
         return [row.op for row in self.rows if not row.programs]
 
 
-def op_table(records: Iterable[ResultRecord]) -> OpTable:
-    """Per op and path, the outcomes of the records whose program used the op, and its pairwise coverage there."""
+def op_table(records: Iterable[ResultRecord], stopped: Optional[dict] = None) -> OpTable:
+    """Per op and path, the outcomes of the records whose program used the op, and its pairwise coverage there;
+    ``stopped`` (:func:`stopped_ops`): the ops a known bug stopped each path judging, listed apart in the lines."""
     records = list(records)
     from conformance.program.ops import OPS
 
@@ -68,7 +69,7 @@ def op_table(records: Iterable[ResultRecord]) -> OpTable:
     coverage = pair_coverage(records)
     for (op, path), c in coverage.items():
         rows.setdefault(op, OpRow(op, "other")).pairs[path] = c
-    return OpTable(list(paths), list(rows.values()), summary_lines(coverage))
+    return OpTable(list(paths), list(rows.values()), summary_lines(coverage, stopped))
 
 
 def pair_coverage(records: Iterable[ResultRecord]) -> dict[tuple[str, str], OpCoverage]:
@@ -92,6 +93,15 @@ def pair_coverage(records: Iterable[ResultRecord]) -> dict[tuple[str, str], OpCo
         for op, got in per_case[r.case_id]:
             judged.setdefault((op, r.path_id), set()).update(got)
     return judged_coverage(judged)
+
+
+def stopped_ops_of(sources: Iterable) -> dict[str, dict[str, str]]:
+    """:func:`stopped_ops` of several campaigns (the runs a dashboard reads) together."""
+    out: dict[str, dict[str, str]] = {}
+    for source in sources:
+        for path, ops in stopped_ops(source).items():
+            out.setdefault(path, {}).update(ops)
+    return out
 
 
 def stopped_ops(source) -> dict[str, dict[str, str]]:

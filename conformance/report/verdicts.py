@@ -186,7 +186,7 @@ def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", 
                   "`--onnx-opset`).", ""]
         lines += [f"- {message} ({n} record(s))" for message, n in configuration.items()] + [""]
     lines += ["## Outcomes per path", ""] + _md_table(*full_rows(records))
-    pairs = pair_lines(records)
+    pairs = pair_lines(records, results_file)
     if pairs:
         lines += ["", "## Pairwise coverage", "", "Per path, the share of the reachable attribute pairs of the ops "
                   "drawn that judged programs held (per op: `conformance ops --results`).", ""]
@@ -208,12 +208,13 @@ def markdown_summary(records: list[ResultRecord], results_file="results.jsonl", 
     return "\n".join(lines) + "\n"
 
 
-def pair_lines(records: list[ResultRecord]) -> list[str]:
-    """Per path, pairwise coverage of the ops drawn (:mod:`conformance.program.coverage`), one line each."""
+def pair_lines(records: list[ResultRecord], results_file=None) -> list[str]:
+    """Per path, pairwise coverage of the ops drawn (:mod:`conformance.program.coverage`), one line each; the ops
+    a known bug stopped the path judging (the ``plan.jsonl`` beside ``results_file``) listed apart."""
     from conformance.program.coverage import summary_lines
-    from conformance.report.ops_view import pair_coverage
+    from conformance.report.ops_view import pair_coverage, stopped_ops
 
-    return summary_lines(pair_coverage(records))
+    return summary_lines(pair_coverage(records), stopped_ops(results_file) if results_file else None)
 
 
 def _blame_label(record: ResultRecord):
@@ -261,7 +262,7 @@ def print_summary(out, records: list[ResultRecord], results_file="results.jsonl"
                   style="yellow")
     for message, n in Counter(r.detail.message for r in v.configuration).items():
         out.print(escape(f"{message} ({n} record(s), not findings)"), style="red")
-    for line in pair_lines(records):
+    for line in pair_lines(records, results_file):
         out.print(escape(f"pairwise coverage: {line}"))
     cov = coverage(records)
     if cov["programs"]:
