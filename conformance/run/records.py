@@ -27,10 +27,10 @@ OUTCOMES: tuple[str, ...] = get_args(Outcome)
 #: Outcomes that are findings worth a look (a campaign's exit status counts these). ``harness_error`` (an
 #: exception raised in this project's own code) is never a framework's finding: it is this project's bug.
 FINDINGS = ("mismatch", "conversion_error", "runtime_error", "timeout", "crash")
-#: The outcome a record takes from its input sets' outcomes: the first of these any input set has.
 #: Outcomes that judged nothing of the program: the harness failed, or the case was unstable (or eager refused it) and
 #: was discarded. A program's attribute pairs count as covered on a path only where its record there has another.
 NOT_JUDGED = ("harness_error", "discarded")
+#: The outcome a record takes from its input sets' outcomes: the first of these any input set has.
 SEVERITY = ("harness_error", "crash", "mismatch", "runtime_error", "unsupported", "expected_divergence", "pass")
 
 

@@ -445,12 +445,13 @@ def probes_at_fault(case: Case, framework: str) -> bool:
     try:
         fw = load_framework(framework)
         program = case.program
+        with_state = stateful(program)  # one model per dtype, making every call in order
         for dtype, fp64 in (("float32", False), ("float64", True)):
             module = load_model_module(program, framework, float_dtype=dtype)
             model = set_training(fw, fw.prepare(module.Model(), "cpu", fp64), program.training)
             for i, inputs in enumerate(case.inputs):
                 args, kwargs = materialize(program, inputs)
-                if stateful(program):
+                if with_state:
                     before_call(module, model, i)
                 fw.call(model, map_tree(lambda a: fw.to_tensor(a, "cpu", fp64), args), kwargs)
     except Exception:  # noqa: BLE001 - it raises without the probes too: eager refuses the program
