@@ -128,3 +128,21 @@ def test_pytest_shards_split_the_suite_once():
                               capture_output=True, text=True, cwd=root, timeout=120)
         counts.append(sum(1 for line in proc.stdout.splitlines() if "::" in line))
     assert sum(counts[:3]) == counts[3] > 0 and all(counts[:3])
+
+
+def test_load_imports_a_module_of_the_folder_the_command_runs_in(tmp_path, monkeypatch):
+    """``--load tests.planted_pairs`` from a checkout: the ``conformance`` script's own folder is on the path, not the
+    one it runs in (as ``python -m`` would have it), so ``--load`` adds that folder; a module that is nowhere still
+    exits naming it."""
+    import os
+
+    from conformance.cli.common import load_modules
+
+    (tmp_path / "planted_here.py").write_text("LOADED = True\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
+    monkeypatch.delitem(sys.modules, "planted_here", raising=False)
+    load_modules(["planted_here"])
+    assert sys.modules["planted_here"].LOADED
+    with pytest.raises(SystemExit, match="--load no_such_module: ModuleNotFoundError"):
+        load_modules(["no_such_module"])

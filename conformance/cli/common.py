@@ -90,9 +90,12 @@ def add_path_options(parser, default_modes=("infer",)) -> None:
 
 
 def load_modules(modules: list[str], command: str = "conformance") -> None:
-    """Import ``--load`` modules; exit naming the module and why where one fails."""
+    """Import ``--load`` modules, from the folder the command runs in too (as ``python -m`` does: the ``conformance``
+    script's own folder is on the path, not that one); exit naming the module and why where one fails."""
     import importlib
 
+    if modules and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # worker processes get this path too
     for module in modules:
         try:
             importlib.import_module(module)
